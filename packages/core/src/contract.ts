@@ -1,0 +1,38 @@
+/** The version of the CwdProvider contract that this package describes. */
+export const SPEC_VERSION = 1;
+
+export interface CwdCapabilities {
+  /** After chdir() returns on one thread, a cwd() that starts afterwards on any other thread returns the new path. */
+  readonly workerCoherent: boolean;
+  /** chdir() may be called from a worker thread (it changes the whole process). */
+  readonly chdirFromWorker: boolean;
+  /**
+   * A change made behind the provider's back (a plain process.chdir when not installed, chdir(2) from native code):
+   * 'immediate' = seen by the next cwd(); 'bounded' = seen within boundedMs; 'never' = only after invalidate().
+   */
+  readonly externalChange: 'immediate' | 'bounded' | 'never';
+  readonly boundedMs?: number;
+}
+
+export interface CwdProvider extends Disposable {
+  /** The registered name, e.g. "sab-atomics". */
+  readonly strategy: string;
+  /** May depend on the options the provider was created with. */
+  readonly capabilities: CwdCapabilities;
+  cwd(): string;
+  /** Changes the real process cwd. */
+  chdir(directory: string): void;
+  /** Exactly path.resolve(...segments), against cwd(). */
+  resolve(...segments: string[]): string;
+  /** Forget every cache: the next cwd() asks the OS. */
+  invalidate(): void;
+  /** Idempotent; [Symbol.dispose] calls it. */
+  close(): void;
+}
+
+export interface StrategyDefinition<Options = undefined> {
+  readonly specVersion: 1;
+  readonly name: string;
+  readonly description: string;
+  create(options?: Options): CwdProvider;
+}

@@ -1,0 +1,77 @@
+import os from 'node:os';
+import util from 'node:util';
+
+export type CwdkitErrorCode =
+  | 'ERR_INVALID_ARG_TYPE'
+  | 'ERR_INVALID_ARG_VALUE'
+  | 'ERR_CWDKIT_CLOSED'
+  | 'ERR_CWDKIT_INVALID_STRATEGY'
+  | (string & {});
+
+/** An Error with a `code`, the shape every cwdkit failure has. */
+export function codedError<E extends Error>(error: E, code: CwdkitErrorCode): E & { code: string } {
+  return Object.assign(error, { code });
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `type string (${JSON.stringify(value)})`;
+  if (typeof value === 'object' || typeof value === 'function')
+    return `an instance of ${value.constructor?.name ?? 'Object'}`;
+  return `type ${typeof value} (${String(value)})`;
+}
+
+/** The argument checks every chdir() makes before it touches anything. */
+export function checkDirectory(directory: unknown): asserts directory is string {
+  if (typeof directory !== 'string') {
+    throw codedError(
+      new TypeError(`The "directory" argument must be of type string. Received ${describe(directory)}`),
+      'ERR_INVALID_ARG_TYPE',
+    );
+  }
+  if (directory.includes('\0')) {
+    // Node and Bun silently cut the path at the NUL byte and go elsewhere: refuse instead.
+    throw codedError(
+      new TypeError(
+        `The argument 'directory' must be a string without null bytes. Received ${JSON.stringify(directory)}`,
+      ),
+      'ERR_INVALID_ARG_VALUE',
+    );
+  }
+}
+
+export interface ChdirError extends Error {
+  code: string;
+  errno?: number;
+  syscall: 'chdir';
+  /** The working directory when chdir was called, as Node reports it. */
+  path: string;
+  /** The directory that was asked for. */
+  dest: string;
+}
+
+const systemErrors: Map<number, [string, string]> | undefined = (() => {
+  try {
+    return util.getSystemErrorMap();
+  } catch {
+    return undefined;
+  }
+})();
+
+/** The error a failed chdir throws, shaped exactly like Node's own process.chdir error. */
+export function chdirError(code: string, from: string, dest: string, description?: string): ChdirError {
+  const errno = (os.constants.errno as Record<string, number | undefined>)[code];
+  const text = description ?? (errno === undefined ? undefined : systemErrors?.get(-errno)?.[1]) ?? code;
+  const error = new Error(`${code}: ${text}, chdir '${from}' -> '${dest}'`) as ChdirError;
+  if (errno !== undefined) error.errno = -errno;
+  error.code = code;
+  error.syscall = 'chdir';
+  error.path = from;
+  error.dest = dest;
+  return error;
+}
+
+/** Whether a thrown value is an Error that carries a string `code`. */
+export function hasCode(error: unknown): error is Error & { code: string } {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
+}

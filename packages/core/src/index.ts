@@ -1,0 +1,10 @@
+export type { CwdCapabilities, CwdProvider, StrategyDefinition } from './contract.js';
+export { SPEC_VERSION } from './contract.js';
+export type { ChdirError, CwdkitErrorCode } from './errors.js';
+export { chdirError, checkDirectory, codedError, hasCode } from './errors.js';
+export type { ProviderParts } from './provider.js';
+export { buildProvider, defineStrategy } from './provider.js';
+export { resolveFrom } from './resolve.js';
+export type { RuntimeName } from './runtime.js';
+export { isMainThread, originals, osChdir, readOsCwd, runtime, runtimeCwd } from './runtime.js';
+export { sharedMemory, threadState } from './shared.js';

@@ -1,0 +1,172 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  buildProvider,
+  checkDirectory,
+  defineStrategy,
+  originals,
+  osChdir,
+  readOsCwd,
+  runtime,
+  SPEC_VERSION,
+  sharedMemory,
+  threadState,
+} from '../src/index.js';
+
+let start: string;
+let scratch: string;
+beforeEach(() => {
+  start = process.cwd();
+  scratch = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cwdkit-core-')));
+});
+afterEach(() => {
+  process.chdir(start);
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('runtime helpers', () => {
+  it('detects Node and captures the original functions once', () => {
+    expect(runtime).toBe('node');
+    expect(SPEC_VERSION).toBe(1);
+    expect(originals.processCwd).toBe(process.cwd);
+    expect(Object.isFrozen(originals)).toBe(true);
+  });
+
+  it('readOsCwd reads the OS, not the runtime cache', () => {
+    osChdir(scratch);
+    expect(readOsCwd()).toBe(scratch);
+    // A chdir Node does not know about: the raw read sees it, process.cwd() keeps its cache.
+    process.cwd();
+    const inner = path.join(scratch, 'inner');
+    fs.mkdirSync(inner);
+    osChdir(inner);
+    expect(readOsCwd()).toBe(inner);
+  });
+
+  it('readOsCwd throws ENOENT shaped like uv_cwd when the cwd was deleted', () => {
+    const doomed = path.join(scratch, 'doomed');
+    fs.mkdirSync(doomed);
+    osChdir(doomed);
+    fs.rmdirSync(doomed);
+    expect(() => readOsCwd()).toThrow(expect.objectContaining({ code: 'ENOENT', syscall: 'uv_cwd' }));
+  });
+
+  it.each([
+    ['', 'ENOENT'],
+    ['x'.repeat(5000), 'ENAMETOOLONG'],
+    ['missing-dir', 'ENOENT'],
+  ])('osChdir(%#) fails with %s in Node shape and changes nothing', (directory, code) => {
+    osChdir(scratch);
+    expect(() => osChdir(directory)).toThrow(
+      expect.objectContaining({ code, syscall: 'chdir', path: scratch, dest: directory }),
+    );
+    expect(readOsCwd()).toBe(scratch);
+  });
+});
+
+describe('checkDirectory', () => {
+  it.each([[42], [undefined], [null], [{}], [Buffer.from('/tmp')]])('refuses %s with ERR_INVALID_ARG_TYPE', (value) => {
+    expect(() => checkDirectory(value)).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', name: 'TypeError' }),
+    );
+  });
+  it('refuses a NUL byte with ERR_INVALID_ARG_VALUE', () => {
+    expect(() => checkDirectory('/tmp\0/etc')).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_VALUE' }));
+  });
+  it('accepts plain strings', () => {
+    expect(() => checkDirectory('/tmp')).not.toThrow();
+  });
+});
+
+describe('buildProvider', () => {
+  function counted() {
+    const calls = { chdir: 0, invalidate: 0, close: 0 };
+    const provider = buildProvider({
+      strategy: 'test',
+      capabilities: { workerCoherent: false, chdirFromWorker: false, externalChange: 'never' },
+      cwd: () => '/w',
+      chdir: () => void calls.chdir++,
+      invalidate: () => void calls.invalidate++,
+      close: () => void calls.close++,
+    });
+    return { provider, calls };
+  }
+
+  it('checks arguments before the strategy sees them', () => {
+    const { provider, calls } = counted();
+    expect(() => provider.chdir(1 as unknown as string)).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }),
+    );
+    expect(() => provider.chdir('a\0b')).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_VALUE' }));
+    expect(calls.chdir).toBe(0);
+    provider.chdir('/x');
+    expect(calls.chdir).toBe(1);
+  });
+
+  it('resolves against its own cwd()', () => {
+    expect(counted().provider.resolve('src', 'index.ts')).toBe('/w/src/index.ts');
+  });
+
+  it('closes once, then refuses every call with ERR_CWDKIT_CLOSED', () => {
+    const { provider, calls } = counted();
+    provider.close();
+    provider[Symbol.dispose]();
+    expect(calls.close).toBe(1);
+    for (const call of [
+      () => provider.cwd(),
+      () => provider.chdir('/'),
+      () => provider.resolve('a'),
+      () => provider.invalidate(),
+    ]) {
+      expect(call).toThrow(expect.objectContaining({ code: 'ERR_CWDKIT_CLOSED' }));
+    }
+  });
+
+  it('freezes capabilities', () => {
+    expect(Object.isFrozen(counted().provider.capabilities)).toBe(true);
+  });
+});
+
+describe('defineStrategy', () => {
+  const good = { specVersion: 1 as const, name: 'ok-name', description: 'd', create: () => counted() };
+  function counted() {
+    return buildProvider({
+      strategy: 'ok-name',
+      capabilities: { workerCoherent: true, chdirFromWorker: true, externalChange: 'immediate' },
+      cwd: () => '/',
+      chdir: () => {},
+      invalidate: () => {},
+    });
+  }
+  it('accepts a valid definition', () => {
+    expect(defineStrategy(good).name).toBe('ok-name');
+  });
+  it.each([
+    [null, /expected an object/],
+    [{ ...good, specVersion: 2 }, /specVersion must be 1/],
+    [{ ...good, name: 'Bad Name' }, /name must be/],
+    [{ ...good, description: undefined }, /no description/],
+    [{ ...good, create: 'no' }, /no create/],
+  ])('refuses %j', (value, message) => {
+    expect(() => defineStrategy(value as never)).toThrow(message);
+    expect(() => defineStrategy(value as never)).toThrow(
+      expect.objectContaining({ code: 'ERR_CWDKIT_INVALID_STRATEGY' }),
+    );
+  });
+});
+
+describe('shared state', () => {
+  it('threadState creates once per thread', () => {
+    const a = threadState('test-slot', () => ({ n: 1 }));
+    const b = threadState('test-slot', () => ({ n: 2 }));
+    expect(b).toBe(a);
+  });
+  it('sharedMemory gives the main thread one buffer per key', () => {
+    const memory = sharedMemory('test-memory', 16);
+    expect(memory).toBeInstanceOf(SharedArrayBuffer);
+    expect(sharedMemory('test-memory', 16)).toBe(memory);
+  });
+});
