@@ -36,3 +36,7 @@ export interface StrategyDefinition<Options = undefined> {
   readonly description: string;
   create(options?: Options): CwdProvider;
 }
+
+/** The strategies cwdkit publishes; each name maps to the package `@cwdkit/<name>`. */
+export const STRATEGY_NAMES = ['naive', 'main-thread-cache', 'sab-atomics', 'mutex', 'native'] as const;
+export type StrategyName = (typeof STRATEGY_NAMES)[number];
