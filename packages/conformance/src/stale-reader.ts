@@ -1,0 +1,47 @@
+// One reader of measureStaleReads: reads the cwd in a loop, each read bracketed by two loads of the generation.
+import { parentPort, workerData } from 'node:worker_threads';
+import { runtimeCwd, type StrategyDefinition } from '@cwdkit/core';
+import { RUNTIME, Slot } from './stale-reads.js';
+
+const {
+  module,
+  options,
+  dirs,
+  control: buffer,
+} = workerData as {
+  module: string;
+  options: unknown;
+  dirs: string[];
+  control: SharedArrayBuffer;
+};
+const control = new Int32Array(buffer);
+const read =
+  module === RUNTIME
+    ? runtimeCwd
+    : (((await import(module)) as { default: StrategyDefinition<unknown> }).default.create(options)
+        .cwd as () => string);
+
+const count = dirs.length;
+let reads = 0;
+let checked = 0;
+let stale = 0;
+const examples: { value: string; from: number; to: number }[] = [];
+Atomics.add(control, Slot.Ready, 1);
+while (Atomics.load(control, Slot.Stop) === 0) {
+  const from = Atomics.load(control, Slot.Published);
+  const value = read();
+  const to = Atomics.load(control, Slot.Published);
+  reads++;
+  if ((reads & 1023) === 0) Atomics.add(control, Slot.Reads, 1024);
+  if (to + 1 - from >= count - 1) continue; // the bracket spans (almost) every directory: nothing to judge
+  checked++;
+  let current = false;
+  for (let generation = from; generation <= to + 1 && !current; generation++) {
+    current = value === dirs[generation % count];
+  }
+  if (!current) {
+    stale++;
+    if (examples.length < 5) examples.push({ value, from, to });
+  }
+}
+parentPort?.postMessage({ reads, checked, stale, examples });
