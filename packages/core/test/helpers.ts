@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+export const dist = path.join(packageRoot, 'dist');
+export const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
+
+/** A fresh real directory (symlinks resolved, so it compares equal to what getcwd reports). */
+export function scratchDir(prefix = 'cwdkit-select-'): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+export function writeFile(file: string, content: string | object): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+  return file;
+}
+
+/**
+ * A strategy module on disk that needs nothing else: its provider reports the strategy's name and the options it was
+ * created with, so a test can see which module won and what reached create().
+ */
+export function strategySource(name: string, format: 'esm' | 'cjs' = 'esm'): string {
+  const body = `{
+  specVersion: 1,
+  name: ${JSON.stringify(name)},
+  description: 'fixture strategy ${name}',
+  create(options) {
+    return {
+      strategy: ${JSON.stringify(name)},
+      capabilities: { workerCoherent: false, chdirFromWorker: false, externalChange: 'immediate' },
+      options,
+      cwd: () => process.cwd(),
+      chdir: (d) => process.chdir(d),
+      resolve: (...s) => require('node:path').resolve(...s),
+      invalidate() {},
+      close() {},
+      [Symbol.dispose]() {},
+    };
+  },
+}`;
+  return format === 'esm'
+    ? `import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nexport default ${body};\n`
+    : `'use strict';\nObject.defineProperty(exports, '__esModule', { value: true });\nexports.default = ${body};\n`;
+}
+
+/** An installed package `node_modules/<packageName>` in `root` whose default export is a fixture strategy. */
+export function installStrategyPackage(root: string, packageName: string, name: string, format: 'esm' | 'cjs' = 'esm') {
+  const dir = path.join(root, 'node_modules', packageName);
+  const main = format === 'esm' ? 'index.mjs' : 'index.cjs';
+  writeFile(path.join(dir, 'package.json'), { name: packageName, version: '1.0.0', main });
+  writeFile(path.join(dir, main), strategySource(name, format));
+  return dir;
+}
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a real child process and collects its output (no shell). */
+export function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { cwd: options.cwd, env: { ...process.env, CWDKIT_STRATEGY: '', ...options.env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}

@@ -1,0 +1,332 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type CwdkitConfig,
+  type CwdProvider,
+  createCwdProvider,
+  createCwdProviderSync,
+  DEFAULT_STRATEGIES,
+  STRATEGY_NAMES,
+  type StrategySelection,
+  selectStrategy,
+  selectStrategySync,
+} from '../src/index.js';
+import { installStrategyPackage, scratchDir, strategySource, writeFile } from './helpers.js';
+
+type Fixture = CwdProvider & { options: unknown };
+
+let start: string;
+let savedEnv: string | undefined;
+let root: string; // holds node_modules with fixture strategies and the config files
+let work: string; // the working directory, two levels below root
+
+beforeEach(() => {
+  start = process.cwd();
+  savedEnv = process.env.CWDKIT_STRATEGY;
+  delete process.env.CWDKIT_STRATEGY;
+  root = scratchDir();
+  work = path.join(root, 'app', 'src');
+  fs.mkdirSync(work, { recursive: true });
+  // Every registered name is present as a fixture here, so no test depends on what the workspace has installed.
+  for (const name of STRATEGY_NAMES)
+    installStrategyPackage(root, `@cwdkit/${name}`, name, name === 'mutex' ? 'cjs' : 'esm');
+  process.chdir(work);
+});
+afterEach(() => {
+  process.chdir(start);
+  if (savedEnv === undefined) delete process.env.CWDKIT_STRATEGY;
+  else process.env.CWDKIT_STRATEGY = savedEnv;
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+interface Mode {
+  readonly mode: 'async' | 'sync';
+  readonly select: (config?: CwdkitConfig) => Promise<StrategySelection>;
+  readonly create: (config?: CwdkitConfig) => Promise<CwdProvider>;
+}
+const modes: Mode[] = [
+  { mode: 'async', select: selectStrategy, create: createCwdProvider },
+  {
+    mode: 'sync',
+    select: async (config) => selectStrategySync(config),
+    create: async (config) => createCwdProviderSync(config),
+  },
+];
+
+describe.each(modes)('precedence ($mode)', ({ select, create }) => {
+  it('the argument beats the environment and config files, and its options reach create()', async () => {
+    process.env.CWDKIT_STRATEGY = 'sab-atomics';
+    writeFile(path.join(work, 'cwdkit.config.json'), { strategy: 'naive' });
+    const provider = (await create({ strategy: 'mutex', options: { level: 3 } })) as Fixture;
+    expect(provider.strategy).toBe('mutex');
+    expect(provider.options).toEqual({ level: 3 });
+    expect((await select({ strategy: 'mutex' })).source).toEqual({ kind: 'argument' });
+  });
+
+  it('CWDKIT_STRATEGY beats config files and hands no options over', async () => {
+    process.env.CWDKIT_STRATEGY = 'sab-atomics';
+    writeFile(path.join(work, 'cwdkit.config.json'), { strategy: 'naive', options: { fromFile: true } });
+    const chosen = await select();
+    expect(chosen.definition.name).toBe('sab-atomics');
+    expect(chosen.source).toEqual({ kind: 'environment', variable: 'CWDKIT_STRATEGY' });
+    expect(chosen.options).toBeUndefined();
+  });
+
+  it('an argument without a strategy leaves the choice to the next source', async () => {
+    process.env.CWDKIT_STRATEGY = 'mutex';
+    expect((await select({})).definition.name).toBe('mutex');
+  });
+
+  it.each(['', '   ', ', ,'])('CWDKIT_STRATEGY=%j counts as unset', async (value) => {
+    process.env.CWDKIT_STRATEGY = value;
+    writeFile(path.join(root, 'cwdkit.config.json'), { strategy: 'naive' });
+    expect((await select()).definition.name).toBe('naive');
+  });
+
+  it('CWDKIT_STRATEGY takes a comma-separated preference list of registered names', async () => {
+    fs.rmSync(path.join(root, 'node_modules/@cwdkit/sab-atomics'), { recursive: true });
+    process.env.CWDKIT_STRATEGY = 'sab-atomics, naive';
+    const chosen = await select();
+    // sab-atomics may still be found where core itself is installed; either way the list was honoured in order.
+    expect(['sab-atomics', 'naive']).toContain(chosen.definition.name);
+    if (chosen.definition.name === 'naive') expect(chosen.skipped.map((s) => s.request)).toEqual(['sab-atomics']);
+  });
+
+  it.each([
+    ['cwdkit.config.json', { strategy: 'naive', options: { a: 1 } }],
+    ['.cwdkitrc.json', { strategy: 'naive', options: { a: 1 } }],
+    ['package.json', { name: 'app', cwdkit: { strategy: 'naive', options: { a: 1 } } }],
+  ] as [string, object][])('finds %s from the working directory upwards, with its options', async (file, content) => {
+    const configFile = writeFile(path.join(root, 'app', file), content);
+    const chosen = await select();
+    expect(chosen.definition.name).toBe('naive');
+    expect(chosen.source).toEqual({ kind: 'file', file: configFile });
+    expect(chosen.options).toEqual({ a: 1 });
+    expect(((await create()) as Fixture).options).toEqual({ a: 1 });
+  });
+
+  it('the nearest config file wins, and a package.json without a "cwdkit" key is passed over', async () => {
+    writeFile(path.join(root, 'cwdkit.config.json'), { strategy: 'mutex' });
+    writeFile(path.join(root, 'app', '.cwdkitrc.json'), { strategy: 'naive' });
+    writeFile(path.join(work, 'package.json'), { name: 'inner' });
+    expect((await select()).definition.name).toBe('naive');
+  });
+
+  it('without any choice, the first installed entry of DEFAULT_STRATEGIES wins', async () => {
+    const chosen = await select();
+    expect(chosen.definition.name).toBe(DEFAULT_STRATEGIES[0]);
+    expect(chosen.source).toEqual({ kind: 'default' });
+    expect(chosen.module).toBe(path.join(root, 'node_modules/@cwdkit', DEFAULT_STRATEGIES[0] as string, 'index.mjs'));
+  });
+
+  it('a preference list: the first entry that loads wins; the others are reported as skipped', async () => {
+    writeFile(path.join(root, 'broken.mjs'), 'throw new Error("boom at load");\n');
+    writeFile(path.join(root, 'invalid.mjs'), 'export default { specVersion: 2, name: "x" };\n');
+    writeFile(path.join(root, 'app', 'cwdkit.config.json'), {
+      strategy: ['../missing.mjs', '../broken.mjs', '../invalid.mjs', 'mutex', 'naive'],
+    });
+    const chosen = await select();
+    expect(chosen.definition.name).toBe('mutex');
+    expect(chosen.skipped.map(({ request, error }) => [request, (error as Error & { code: string }).code])).toEqual([
+      ['../missing.mjs', 'ERR_CWDKIT_STRATEGY_NOT_INSTALLED'],
+      ['../broken.mjs', 'ERR_CWDKIT_STRATEGY_LOAD_FAILED'],
+      ['../invalid.mjs', 'ERR_CWDKIT_INVALID_STRATEGY'],
+    ]);
+  });
+
+  it('when nothing in the list loads, the error lists why each entry failed', async () => {
+    writeFile(path.join(root, 'broken.mjs'), 'throw new Error("boom at load");\n');
+    writeFile(path.join(root, 'invalid.mjs'), 'export default { specVersion: 1, name: "x", description: "d" };\n');
+    const error = (await select({ strategy: ['../../missing.mjs', '../../broken.mjs', '../../invalid.mjs'] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as AggregateError & { code: string };
+    expect(error).toBeInstanceOf(AggregateError);
+    expect(error.code).toBe('ERR_CWDKIT_NO_STRATEGY');
+    expect(error.errors.map((e: { code: string }) => e.code)).toEqual([
+      'ERR_CWDKIT_STRATEGY_NOT_INSTALLED',
+      'ERR_CWDKIT_STRATEGY_LOAD_FAILED',
+      'ERR_CWDKIT_INVALID_STRATEGY',
+    ]);
+    expect(error.message).toContain('the argument of createCwdProvider()');
+    expect(error.message).toContain('../../missing.mjs: ');
+    expect(error.message).toContain('boom at load');
+    expect(error.message).toContain('has no create() function');
+  });
+
+  it('a single entry that fails throws its own error', async () => {
+    await expect(select({ strategy: './nowhere.mjs' })).rejects.toMatchObject({
+      code: 'ERR_CWDKIT_STRATEGY_NOT_INSTALLED',
+    });
+  });
+});
+
+describe.each(modes)('third-party strategies ($mode)', ({ select }) => {
+  it('a relative module path in a config file is relative to that file', async () => {
+    const file = writeFile(path.join(root, 'strategies', 'custom.mjs'), strategySource('custom'));
+    writeFile(path.join(root, 'cwdkit.config.json'), { strategy: './strategies/custom.mjs', options: { x: 1 } });
+    const chosen = await select();
+    expect(chosen.definition.name).toBe('custom');
+    expect(chosen.module).toBe(file);
+    expect(chosen.options).toEqual({ x: 1 });
+  });
+
+  it('a relative path in the argument is relative to the working directory', async () => {
+    writeFile(path.join(work, 'local.cjs'), strategySource('local', 'cjs'));
+    expect((await select({ strategy: './local.cjs' })).definition.name).toBe('local');
+  });
+
+  it('absolute paths, file: URLs, bare and scoped packages are accepted from the argument', async () => {
+    const file = writeFile(path.join(root, 'abs.mjs'), strategySource('abs'));
+    installStrategyPackage(root, 'cwdkit-strategy-bare', 'bare');
+    installStrategyPackage(root, '@acme/cwd', 'acme', 'cjs');
+    expect((await select({ strategy: file })).definition.name).toBe('abs');
+    expect((await select({ strategy: pathToFileURL(file).href })).definition.name).toBe('abs');
+    expect((await select({ strategy: 'cwdkit-strategy-bare' })).definition.name).toBe('bare');
+    expect((await select({ strategy: '@acme/cwd' })).definition.name).toBe('acme');
+  });
+
+  it('a module whose default export is not a StrategyDefinition is refused', async () => {
+    writeFile(path.join(work, 'nope.mjs'), 'export default function create() {}\n');
+    await expect(select({ strategy: './nope.mjs' })).rejects.toMatchObject({
+      code: 'ERR_CWDKIT_INVALID_STRATEGY',
+      message: expect.stringContaining('nope.mjs'),
+    });
+  });
+
+  it.each([
+    './evil.mjs',
+    '../evil.mjs',
+    '/tmp/evil.mjs',
+    '@acme/cwd',
+    'cwdkit-strategy-bare/sub',
+    'file:///tmp/evil.mjs',
+    'naive,./evil.mjs',
+  ])('CWDKIT_STRATEGY=%s is refused without loading anything', async (value) => {
+    const marker = path.join(root, 'loaded');
+    const evil = `import fs from 'node:fs'; fs.writeFileSync(${JSON.stringify(marker)}, 'x'); export default {};\n`;
+    writeFile(path.join(work, 'evil.mjs'), evil);
+    writeFile(path.join(root, 'app', 'evil.mjs'), evil);
+    installStrategyPackage(root, '@acme/cwd', 'acme');
+    process.env.CWDKIT_STRATEGY = value;
+    await expect(select()).rejects.toMatchObject({
+      code: 'ERR_CWDKIT_MODULE_FROM_ENV',
+      message: expect.stringContaining('cwdkit.config.json'),
+    });
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+});
+
+describe.each(modes)('errors ($mode)', ({ select }) => {
+  async function failure(config?: CwdkitConfig): Promise<Error & { code: string }> {
+    return select(config).then(
+      () => expect.fail('expected the selection to fail'),
+      (error: Error & { code: string }) => error,
+    );
+  }
+
+  it('an unknown name lists the known ones, from the argument, a file or the environment', async () => {
+    const fromArgument = await failure({ strategy: 'nativ' });
+    writeFile(path.join(work, '.cwdkitrc.json'), { strategy: 'nativ' });
+    const fromFile = await failure();
+    process.env.CWDKIT_STRATEGY = 'nativ';
+    const fromEnvironment = await failure();
+    for (const error of [fromArgument, fromFile, fromEnvironment]) {
+      expect(error.code).toBe('ERR_CWDKIT_UNKNOWN_STRATEGY');
+      expect(error.message).toContain('"nativ"');
+      expect(error.message).toContain(STRATEGY_NAMES.join(', '));
+    }
+  });
+
+  it('an unknown name stops a preference list instead of falling through to the next entry', async () => {
+    expect((await failure({ strategy: ['nativ', 'naive'] })).code).toBe('ERR_CWDKIT_UNKNOWN_STRATEGY');
+  });
+
+  it.each([
+    [{ strategy: 42 }, '"strategy" must be a strategy name or a non-empty list of names, got number 42'],
+    [{ strategy: [] }, '"strategy" must be a strategy name or a non-empty list of names, got an array'],
+    [{ strategy: ['naive', 3] }, '"strategy[1]" must be a strategy name or module specifier, got number 3'],
+    [{ strategy: 'naive', options: 'fast' }, '"options" must be an object, got "fast"'],
+    [{ strategy: 'naive', stratgy: 'x' }, '"stratgy" is not a known key'],
+    [{ options: {} }, '"options" needs "strategy" beside it'],
+    [{}, '"strategy" is missing'],
+    [['naive'], 'the content must be an object such as {"strategy": "sab-atomics"}, got an array'],
+  ])(
+    'config file %j: ERR_CWDKIT_INVALID_CONFIG naming the file, the key and what was expected',
+    async (content, text) => {
+      const file = writeFile(path.join(root, 'app', 'cwdkit.config.json'), content);
+      const error = await failure();
+      expect(error.code).toBe('ERR_CWDKIT_INVALID_CONFIG');
+      expect(error.message).toContain(file);
+      expect(error.message).toContain(text);
+    },
+  );
+
+  it('package.json: keys are named under "cwdkit"', async () => {
+    const file = writeFile(path.join(work, 'package.json'), { name: 'x', cwdkit: { strategy: false } });
+    const error = await failure();
+    expect(error).toMatchObject({ code: 'ERR_CWDKIT_INVALID_CONFIG' });
+    expect(error.message).toContain(`${file}: "cwdkit.strategy" must be`);
+    writeFile(file, { name: 'x', cwdkit: 'naive' });
+    expect((await failure()).message).toContain('"cwdkit" must be an object');
+  });
+
+  it.each([
+    ['broken JSON', 'cwdkit.config.json', '{ "strategy": ', 'is not valid JSON'],
+    ['an empty file', '.cwdkitrc.json', '  \n', 'is empty'],
+    ['a broken package.json', 'package.json', '{ "name": ', 'is not valid JSON'],
+  ])('%s: ERR_CWDKIT_CONFIG_FILE naming the file', async (_what, name, content, text) => {
+    const file = writeFile(path.join(root, 'app', name), content);
+    const error = await failure();
+    expect(error.code).toBe('ERR_CWDKIT_CONFIG_FILE');
+    expect(error.message).toContain(file);
+    expect(error.message).toContain(text);
+  });
+
+  it('an unreadable config file: ERR_CWDKIT_CONFIG_FILE with the cause', async () => {
+    const file = path.join(work, 'cwdkit.config.json');
+    fs.mkdirSync(file); // EISDIR: root cannot be refused by permissions (project.test.ts tests EACCES as nobody)
+    const error = await failure();
+    expect(error.code).toBe('ERR_CWDKIT_CONFIG_FILE');
+    expect(error.message).toContain(`on the way up from ${work}`);
+    expect((error.cause as { code?: string }).code).toBe('EISDIR');
+  });
+
+  it('a broken config file does not matter when the argument or the environment chooses', async () => {
+    writeFile(path.join(work, 'cwdkit.config.json'), '{');
+    expect((await select({ strategy: 'naive' })).definition.name).toBe('naive');
+    process.env.CWDKIT_STRATEGY = 'mutex';
+    expect((await select()).definition.name).toBe('mutex');
+  });
+
+  it.each([
+    [42, 'ERR_INVALID_ARG_TYPE'],
+    [null, 'ERR_INVALID_ARG_TYPE'],
+    [{ strategy: 7 }, 'ERR_INVALID_ARG_VALUE'],
+    [{ options: { a: 1 } }, 'ERR_INVALID_ARG_VALUE'],
+  ])('a bad argument %j throws %s', async (config, code) => {
+    const error = await failure(config as CwdkitConfig);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.code).toBe(code);
+  });
+});
+
+describe('loading', () => {
+  it('createCwdProviderSync loads an ES module strategy with require()', () => {
+    expect(createCwdProviderSync({ strategy: 'naive' }).strategy).toBe('naive'); // index.mjs
+    expect(createCwdProviderSync({ strategy: 'mutex' }).strategy).toBe('mutex'); // index.cjs
+  });
+
+  it('an error thrown by create() is not swallowed: options are checked by the strategy that won', async () => {
+    writeFile(
+      path.join(work, 'strict.mjs'),
+      'export default { specVersion: 1, name: "strict", description: "d", create(o) { throw Object.assign(new TypeError("bad option"), { code: "ERR_INVALID_ARG_VALUE" }); } };\n',
+    );
+    await expect(createCwdProvider({ strategy: ['./strict.mjs', 'naive'], options: { x: 1 } })).rejects.toMatchObject({
+      message: 'bad option',
+    });
+  });
+});
