@@ -1,0 +1,255 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import process from 'node:process';
+import { Worker } from 'node:worker_threads';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildProvider, type CwdProvider, createCwdProvider, install, osChdir, readOsCwd } from '../src/index.js';
+import { dist, fixtures, packageRoot, run, scratchDir } from './helpers.js';
+
+const bin = path.join(packageRoot, '../../node_modules/.bin');
+
+let start: string;
+let scratch: string;
+const pristine = { cwd: process.cwd, chdir: process.chdir };
+beforeEach(() => {
+  start = process.cwd();
+  scratch = scratchDir('cwdkit-install-');
+});
+afterEach(() => {
+  // A failed test must not leave the next one with our functions installed.
+  Object.assign(process, pristine);
+  process.chdir(start);
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+/** A real provider on real OS calls (core's helpers), counting what goes through it. */
+function counting() {
+  const calls = { cwd: 0, chdir: 0 };
+  const provider = buildProvider({
+    strategy: 'counting',
+    capabilities: { workerCoherent: true, chdirFromWorker: false, externalChange: 'immediate' },
+    cwd() {
+      calls.cwd++;
+      return readOsCwd();
+    },
+    chdir(directory) {
+      calls.chdir++;
+      osChdir(directory);
+    },
+    invalidate() {},
+  });
+  return { provider, calls };
+}
+
+describe('install()', () => {
+  it('routes process.cwd(), process.chdir() and path.resolve() through the provider', () => {
+    const { provider, calls } = counting();
+    const uninstall = install(provider);
+    try {
+      process.chdir(scratch);
+      expect(calls.chdir).toBe(1);
+      expect(readOsCwd()).toBe(scratch);
+      calls.cwd = 0;
+      expect(process.cwd()).toBe(scratch);
+      expect(path.resolve('src', 'index.ts')).toBe(path.join(scratch, 'src', 'index.ts'));
+      expect(calls.cwd).toBe(2);
+    } finally {
+      uninstall();
+    }
+  });
+
+  it('a failed process.chdir keeps Node error shape and the cwd', () => {
+    const uninstall = install(counting().provider);
+    try {
+      process.chdir(scratch);
+      const missing = path.join(scratch, 'missing');
+      expect(() => process.chdir(missing)).toThrow(
+        expect.objectContaining({ code: 'ENOENT', syscall: 'chdir', path: scratch, dest: missing }),
+      );
+      expect(() => process.chdir(42 as unknown as string)).toThrow(
+        expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }),
+      );
+      expect(readOsCwd()).toBe(scratch);
+      expect(process.cwd()).toBe(scratch);
+    } finally {
+      uninstall();
+    }
+  });
+
+  it('uninstall() restores the exact original functions and property descriptors', () => {
+    const descriptors = {
+      cwd: Object.getOwnPropertyDescriptor(process, 'cwd'),
+      chdir: Object.getOwnPropertyDescriptor(process, 'chdir'),
+    };
+    const { provider, calls } = counting();
+    const uninstall = install(provider);
+    expect(process.cwd).not.toBe(pristine.cwd);
+    expect(process.chdir).not.toBe(pristine.chdir);
+    const replacement = process.cwd;
+    uninstall();
+    expect(process.cwd).toBe(pristine.cwd);
+    expect(process.chdir).toBe(pristine.chdir);
+    expect(Object.getOwnPropertyDescriptor(process, 'cwd')).toEqual(descriptors.cwd);
+    expect(Object.getOwnPropertyDescriptor(process, 'chdir')).toEqual(descriptors.chdir);
+    // A copy someone took while we were installed falls back to the original instead of the provider.
+    calls.cwd = 0;
+    expect(replacement()).toBe(pristine.cwd.call(process));
+    expect(calls.cwd).toBe(0);
+    uninstall(); // a second call does nothing
+    expect(process.cwd).toBe(pristine.cwd);
+  });
+
+  it('a second install without uninstall throws and changes nothing; after uninstall it works again', () => {
+    const first = counting().provider;
+    const uninstall = install(first);
+    const installed = process.cwd;
+    expect(() => install(counting().provider)).toThrow(
+      expect.objectContaining({ code: 'ERR_CWDKIT_ALREADY_INSTALLED', message: expect.stringContaining('counting') }),
+    );
+    expect(process.cwd).toBe(installed);
+    uninstall();
+    install(first)();
+    expect(process.cwd).toBe(pristine.cwd);
+  });
+
+  it('the ESM and the CommonJS build of core share one install state', () => {
+    const cjs = createRequire(import.meta.url)(path.join(dist, 'index.cjs')) as { install: typeof install };
+    const uninstall = install(counting().provider);
+    try {
+      expect(() => cjs.install(counting().provider)).toThrow(
+        expect.objectContaining({ code: 'ERR_CWDKIT_ALREADY_INSTALLED' }),
+      );
+    } finally {
+      uninstall();
+    }
+    cjs.install(counting().provider)();
+  });
+
+  it.each([[undefined], [null], [42], [{ cwd: () => '/' }]])('refuses %j with ERR_INVALID_ARG_TYPE', (value) => {
+    expect(() => install(value as unknown as CwdProvider)).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }),
+    );
+    expect(process.cwd).toBe(pristine.cwd);
+  });
+
+  it('after the provider is closed, process.cwd() says so instead of answering from a closed provider', () => {
+    const { provider } = counting();
+    const uninstall = install(provider);
+    provider.close();
+    expect(() => process.cwd()).toThrow(expect.objectContaining({ code: 'ERR_CWDKIT_CLOSED' }));
+    uninstall();
+    expect(process.cwd()).toBe(start);
+  });
+});
+
+describe('trap 7: an installed provider never calls itself', () => {
+  const realStrategies = ['naive', 'main-thread-cache'].filter((name) => {
+    try {
+      createRequire(path.join(packageRoot, 'package.json')).resolve(`@cwdkit/${name}`);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+
+  it.skipIf(realStrategies.length === 0).each(realStrategies)('the real @cwdkit/%s, installed', async (name) => {
+    const provider = await createCwdProvider({ strategy: name });
+    const uninstall = install(provider);
+    try {
+      expect(process.cwd()).toBe(readOsCwd());
+      process.chdir(scratch);
+      expect(readOsCwd()).toBe(scratch);
+      expect(process.cwd()).toBe(scratch);
+      expect(provider.cwd()).toBe(scratch);
+      expect(path.resolve('a')).toBe(path.join(scratch, 'a'));
+      expect(() => process.chdir(path.join(scratch, 'missing'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+      expect(process.cwd()).toBe(scratch);
+    } finally {
+      uninstall();
+      provider.close();
+    }
+  });
+
+  it('control: a provider that calls process.cwd() itself recurses once installed (what the test above rules out)', () => {
+    const careless = buildProvider({
+      strategy: 'careless',
+      capabilities: { workerCoherent: false, chdirFromWorker: false, externalChange: 'immediate' },
+      cwd: () => process.cwd(),
+      chdir: osChdir,
+      invalidate() {},
+    });
+    const uninstall = install(careless);
+    let error: unknown;
+    try {
+      process.cwd();
+    } catch (caught) {
+      error = caught;
+    } finally {
+      uninstall();
+    }
+    expect(error).toBeInstanceOf(RangeError);
+  });
+});
+
+describe('install() in other places', () => {
+  it('in a real worker thread, the runtime refusal of chdir stays, with .disabled', async () => {
+    const report = await new Promise((resolve, reject) => {
+      const worker = new Worker(path.join(fixtures, 'worker-install.mjs'));
+      worker.once('message', resolve).once('error', reject);
+    });
+    expect(report).toEqual({
+      cwdReplaced: true,
+      chdirKept: true,
+      disabled: true,
+      resolve: true,
+      cwdCalls: 1,
+      refusal: 'ERR_WORKER_UNSUPPORTED_OPERATION',
+      restored: true,
+    });
+  });
+
+  it.each(['graceful-fs', 'install'])('beside the real graceful-fs, %s loaded first', async (order) => {
+    const result = await run(process.execPath, [path.join(fixtures, 'graceful-fs.cjs'), order], { cwd: scratch });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({
+      // graceful-fs loaded first: its wrappers are what core captures as the originals (and they still work).
+      originalsArePristine: order === 'install',
+      gracefulFsWrapsUs: order === 'install',
+      cwdAfterChdir: true,
+      resolve: true,
+      throughProvider: true,
+      restored: true,
+      cwdAfterUninstall: true,
+    });
+  });
+
+  const common = {
+    processCwdReplaced: true,
+    processChdirReplaced: true,
+    chdirCalls: 1,
+    osCwdAfterChdir: true,
+    processCwd: true,
+    pathResolve: true,
+    failedChdir: { code: 'ENOENT', syscall: 'chdir', unchanged: true },
+    secondInstall: 'ERR_CWDKIT_ALREADY_INSTALLED',
+    restored: true,
+    callsAfterUninstall: 0,
+  };
+  it.each([
+    ['Node', process.execPath, [], { ...common, pathResolveCalls: 1 }],
+    // Bun's path.resolve reads the cwd natively: only code that calls process.cwd() goes through the provider.
+    ['Bun', path.join(bin, 'bun'), [], { ...common, pathResolveCalls: 0 }],
+    // Deno: Deno.cwd/Deno.chdir are replaced too, and Deno.chdir keeps taking URLs.
+    [
+      'Deno',
+      path.join(bin, 'deno'),
+      ['run', '-A'],
+      { ...common, pathResolveCalls: 1, denoCwd: true, denoChdirUrl: true },
+    ],
+  ] as const)('on %s, for real', async (_runtime, command, args, expected) => {
+    const result = await run(command, [...args, path.join(fixtures, 'install-scenario.mjs')], { cwd: scratch });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual(expected);
+  });
+});

@@ -1,0 +1,161 @@
+// Selection as a user's project sees it: @cwdkit/core copied into a fresh node_modules (not symlinked, so nothing of
+// the workspace is found), real child processes, the built ESM and CommonJS files and the `cwdkit` bin.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import process from 'node:process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_STRATEGIES, STRATEGY_NAMES } from '../src/index.js';
+import { dist, installStrategyPackage, packageRoot, run, scratchDir, writeFile } from './helpers.js';
+
+const node = process.execPath;
+
+function project(): string {
+  const root = scratchDir('cwdkit-project-');
+  fs.chmodSync(root, 0o755); // readable by `nobody` for the EACCES test
+  const core = path.join(root, 'node_modules/@cwdkit/core');
+  fs.cpSync(dist, path.join(core, 'dist'), { recursive: true });
+  fs.copyFileSync(path.join(packageRoot, 'package.json'), path.join(core, 'package.json'));
+  const lilconfig = path.dirname(createRequire(import.meta.url).resolve('lilconfig/package.json'));
+  fs.cpSync(lilconfig, path.join(root, 'node_modules/lilconfig'), { recursive: true, dereference: true });
+  writeFile(path.join(root, 'package.json'), { name: 'app', private: true });
+  return root;
+}
+
+/** Runs ESM code in the project and returns what it printed: the selection, or the error's code and message. */
+async function select(cwd: string, call: string, env: NodeJS.ProcessEnv = {}) {
+  const code = `import { ${call.split('(')[0]} } from '@cwdkit/core';
+try { const s = await ${call}; console.log(JSON.stringify({ name: s.definition?.name ?? s.strategy, skipped: s.skipped?.map((x) => [x.request, x.error.code]) })); }
+catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }`;
+  const result = await run(node, ['--input-type=module', '-e', code], { cwd, env });
+  expect(result.stderr).toBe('');
+  return JSON.parse(result.stdout);
+}
+
+let empty: string; // only @cwdkit/core installed
+let app: string; // @cwdkit/core and a fixture @cwdkit/naive
+const cli = (root: string) => path.join(root, 'node_modules/@cwdkit/core/dist/cli.js');
+
+beforeAll(() => {
+  empty = project();
+  app = project();
+  installStrategyPackage(app, '@cwdkit/naive', 'naive', 'cjs');
+});
+afterAll(() => {
+  for (const root of [empty, app]) fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe('in a project with only @cwdkit/core', () => {
+  it('a registered name that is not installed says what to install', async () => {
+    expect(await select(empty, "createCwdProvider({ strategy: 'mutex' })")).toEqual({
+      code: 'ERR_CWDKIT_STRATEGY_NOT_INSTALLED',
+      message: 'The cwdkit strategy "mutex" is not installed: npm install @cwdkit/mutex',
+    });
+  });
+
+  it('the default list: none installed, and the error lists each with its install command', async () => {
+    const { code, message } = await select(empty, 'createCwdProvider()');
+    expect(code).toBe('ERR_CWDKIT_NO_STRATEGY');
+    expect(message).toContain(`the default list (${DEFAULT_STRATEGIES.join(', ')})`);
+    for (const name of STRATEGY_NAMES) expect(message).toContain(`  - ${name}: `);
+    for (const name of STRATEGY_NAMES) expect(message).toContain(`npm install @cwdkit/${name}`);
+  });
+
+  it('`cwdkit which` reports the failure on stderr with its code and exits 1', async () => {
+    const result = await run(cli(empty), ['which'], { cwd: empty });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^cwdkit: No cwdkit strategy could be loaded[\s\S]*\[ERR_CWDKIT_NO_STRATEGY\]\n$/);
+  });
+});
+
+describe('in a project with @cwdkit/naive installed', () => {
+  it('the default list falls through to the first installed strategy', async () => {
+    expect(await select(app, 'selectStrategy()')).toEqual({
+      name: 'naive',
+      skipped: DEFAULT_STRATEGIES.slice(0, DEFAULT_STRATEGIES.indexOf('naive')).map((name) => [
+        name,
+        'ERR_CWDKIT_STRATEGY_NOT_INSTALLED',
+      ]),
+    });
+  });
+
+  it('createCwdProviderSync works from CommonJS (the CJS build)', async () => {
+    const code = `const { createCwdProviderSync } = require('@cwdkit/core');
+console.log(require.resolve('@cwdkit/core'), createCwdProviderSync().strategy, createCwdProviderSync({ strategy: './local.cjs' }).strategy);`;
+    writeFile(
+      path.join(app, 'local.cjs'),
+      "exports.default = { specVersion: 1, name: 'local', description: 'd', create: () => ({ strategy: 'local' }) };\n",
+    );
+    const result = await run(node, ['-e', code], { cwd: app });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe(`${path.join(app, 'node_modules/@cwdkit/core/dist/index.cjs')} naive local`);
+  });
+
+  it('`cwdkit which` prints the strategy, where the choice came from and its capabilities', async () => {
+    const sub = path.join(app, 'packages', 'web');
+    fs.mkdirSync(sub, { recursive: true });
+    const config = writeFile(path.join(app, 'cwdkit.config.json'), {
+      strategy: ['sab-atomics', 'naive'],
+      options: { x: 1 },
+    });
+    try {
+      const text = await run(cli(app), ['which'], { cwd: sub });
+      expect(text.stderr).toBe('');
+      expect(text.code).toBe(0);
+      expect(text.stdout).toBe(
+        [
+          'strategy      naive',
+          `module        ${path.join(app, 'node_modules/@cwdkit/naive/index.cjs')}`,
+          `chosen by     ${config}`,
+          'options       {"x":1}',
+          'skipped       sab-atomics: The cwdkit strategy "sab-atomics" is not installed: npm install @cwdkit/sab-atomics',
+          'capabilities  workerCoherent: false, chdirFromWorker: false, externalChange: immediate',
+          '',
+        ].join('\n'),
+      );
+      const json = await run(cli(app), ['which', '--json'], { cwd: sub, env: { CWDKIT_STRATEGY: 'naive' } });
+      expect(JSON.parse(json.stdout)).toEqual({
+        strategy: 'naive',
+        request: 'naive',
+        module: path.join(app, 'node_modules/@cwdkit/naive/index.cjs'),
+        source: { kind: 'environment', variable: 'CWDKIT_STRATEGY' },
+        skipped: [],
+        capabilities: { workerCoherent: false, chdirFromWorker: false, externalChange: 'immediate' },
+      });
+    } finally {
+      fs.rmSync(config);
+    }
+  });
+
+  it.each([[['frobnicate']], [[]], [['which', 'extra']]])('`cwdkit %j` prints the usage and exits 2', async (args) => {
+    const result = await run(cli(app), args, { cwd: app });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Usage: cwdkit which [--json]');
+  });
+
+  it('`cwdkit help` prints the usage on stdout', async () => {
+    const result = await run(cli(app), ['help'], { cwd: app });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('Usage: cwdkit which [--json]');
+  });
+
+  const asNobody = ['--reuid=nobody', '--regid=nogroup', '--clear-groups'];
+  const canSwitchUser = process.getuid?.() === 0 && fs.existsSync('/usr/bin/setpriv');
+  it.skipIf(!canSwitchUser)(
+    'a config file the user may not read: ERR_CWDKIT_CONFIG_FILE naming it (as nobody)',
+    async () => {
+      const config = writeFile(path.join(app, '.cwdkitrc.json'), { strategy: 'naive' });
+      fs.chmodSync(config, 0o000);
+      try {
+        const code = `import('@cwdkit/core').then((m) => m.createCwdProvider()).catch((e) => console.log(e.code, e.message))`;
+        const result = await run('setpriv', [...asNobody, node, '-e', code], { cwd: app });
+        expect(result.stderr).toBe('');
+        expect(result.stdout).toContain(`ERR_CWDKIT_CONFIG_FILE cwdkit config file ${config} cannot be read (EACCES`);
+      } finally {
+        fs.rmSync(config);
+      }
+    },
+  );
+});
