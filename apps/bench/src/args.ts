@@ -1,0 +1,130 @@
+import { parseArgs } from 'node:util';
+import { STRATEGY_NAMES, type StrategyName } from '@cwdkit/core';
+
+export const RUNTIME_NAMES = ['node', 'bun', 'deno'] as const;
+export type RuntimeName = (typeof RUNTIME_NAMES)[number];
+
+export interface BenchOptions {
+  /** Names asked for, or every installed strategy. */
+  readonly strategies: readonly StrategyName[] | 'all';
+  readonly scenarios: readonly string[];
+  readonly runtimes: readonly RuntimeName[];
+  readonly rounds: number;
+  readonly quick: boolean;
+  readonly workers: number;
+  /** mitata's min_cpu_time per row, in milliseconds. */
+  readonly minCpuTimeMs: number;
+  readonly json?: string;
+  readonly html?: string;
+  readonly list: boolean;
+  readonly help: boolean;
+}
+
+/** A bad command line: the CLI prints the message and exits with 2. */
+export class UsageError extends Error {
+  readonly code = 'ERR_CWDKIT_BENCH_USAGE';
+  readonly exitCode = 2;
+}
+
+/** The budgets: the default run stays under 3 minutes on 2 cores, --quick under 60 s per runtime. */
+export const DEFAULTS = {
+  full: { rounds: 5, minCpuTimeMs: 80 },
+  quick: { rounds: 2, minCpuTimeMs: 15 },
+  workers: 2,
+} as const;
+
+export const USAGE = `Usage: cwdkit-bench [options]
+
+  --strategy <names|all>   strategies to measure, comma-separated (default: all installed)
+  --scenario <names|all>   scenarios to run, comma-separated (default: all)
+  --runtime <names>        node, bun, deno, comma-separated (default: node)
+  --rounds <N>             processes per (runtime, strategy, scenario) (default: ${DEFAULTS.full.rounds}; --quick: ${DEFAULTS.quick.rounds})
+  --quick                  a short smoke run, as CI does
+  --workers <N>            reader threads in worker-read (default: ${DEFAULTS.workers})
+  --json <file>            write the environment, every round and the summary as JSON
+  --html <file>            write a self-contained HTML report
+  --list                   list the strategies (with capabilities) and the scenarios, then exit
+  -h, --help               show this help`;
+
+const OPTIONS = {
+  strategy: { type: 'string' },
+  scenario: { type: 'string' },
+  runtime: { type: 'string' },
+  rounds: { type: 'string' },
+  quick: { type: 'boolean' },
+  workers: { type: 'string' },
+  json: { type: 'string' },
+  html: { type: 'string' },
+  list: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const FLAGS = Object.keys(OPTIONS).map((name) => `--${name}`);
+
+/** A comma-separated list of names from `valid`, or "all". */
+function names<T extends string>(flag: string, value: string, valid: readonly T[]): T[] | 'all' {
+  if (value.trim() === 'all') return 'all';
+  const asked = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (asked.length === 0) throw new UsageError(`${flag} needs a name; valid: ${valid.join(', ')}, all`);
+  const unknown = asked.filter((name) => !(valid as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `${flag}: unknown ${unknown.map((name) => `"${name}"`).join(', ')}; valid: ${valid.join(', ')}, all`,
+    );
+  }
+  return [...new Set(asked)] as T[];
+}
+
+function integer(flag: string, value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || Number(value) > max) {
+    throw new UsageError(`${flag} must be a whole number from 1 to ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function fileName(flag: string, value: string | undefined): string | undefined {
+  if (value !== undefined && (value.trim() === '' || value.startsWith('--'))) {
+    throw new UsageError(`${flag} needs a file name, got "${value}"`);
+  }
+  return value;
+}
+
+/** The command line, checked: every mistake is a UsageError that names the valid choices. */
+export function parseBenchArgs(argv: readonly string[], scenarioNames: readonly string[]): BenchOptions {
+  let values: { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const message = (error as Error).message.split('\n')[0] ?? '';
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const option = /'([^']+)'/.exec(message)?.[1] ?? message;
+      throw new UsageError(`unknown option ${option}; valid: ${FLAGS.join(', ')}`);
+    }
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      throw new UsageError(`unexpected argument: ${message}; options are: ${FLAGS.join(', ')}`);
+    }
+    throw new UsageError(message); // a string option without its value names itself
+  }
+  const quick = values.quick === true;
+  const budget = quick ? DEFAULTS.quick : DEFAULTS.full;
+  const runtimes = names('--runtime', values.runtime ?? 'node', RUNTIME_NAMES);
+  const scenarios = names('--scenario', values.scenario ?? 'all', scenarioNames);
+  return {
+    strategies: names('--strategy', values.strategy ?? 'all', STRATEGY_NAMES),
+    scenarios: scenarios === 'all' ? scenarioNames : scenarios,
+    runtimes: runtimes === 'all' ? RUNTIME_NAMES : runtimes,
+    rounds: integer('--rounds', values.rounds, budget.rounds, 1000),
+    quick,
+    workers: integer('--workers', values.workers, DEFAULTS.workers, 64),
+    minCpuTimeMs: budget.minCpuTimeMs,
+    json: fileName('--json', values.json),
+    html: fileName('--html', values.html),
+    list: values.list === true,
+    help: values.help === true,
+  };
+}

@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { scenarios } from '@cwdkit/benchmarks';
+import type { StrategyName } from '@cwdkit/core';
+import { type BenchOptions, parseBenchArgs, USAGE, UsageError } from './args.js';
+import { type ChildSpec, runChild } from './child.js';
+import { renderHtml } from './html.js';
+import { environment, failures, harness, type Report, renderTable } from './report.js';
+import { type JobRecord, planJobs, progress, runJob } from './run.js';
+import { resolveRuntime } from './runtimes.js';
+import { discoverStrategies, type StrategyInfo } from './strategies.js';
+import { summarize } from './summary.js';
+
+const SCRIPT = fileURLToPath(import.meta.url);
+
+function listing(strategies: readonly StrategyInfo[]): string {
+  const lines = ['Strategies (capabilities on Node, default options):'];
+  for (const s of strategies) {
+    if (!s.installed) {
+      lines.push(`  ${s.name.padEnd(18)} ${s.reason}`);
+      continue;
+    }
+    const c = s.capabilities;
+    const external = c?.externalChange === 'bounded' ? `bounded (${c.boundedMs} ms)` : c?.externalChange;
+    lines.push(
+      `  ${s.name.padEnd(18)} workerCoherent=${c?.workerCoherent} chdirFromWorker=${c?.chdirFromWorker} externalChange=${external}`,
+      `  ${''.padEnd(18)} ${s.description}`,
+    );
+  }
+  lines.push('', 'Scenarios:');
+  for (const scenario of scenarios) {
+    lines.push(`  ${scenario.name.padEnd(22)} ${scenario.description}`, `  ${''.padEnd(22)} seed ${scenario.seed}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function bench(options: BenchOptions): Promise<number> {
+  const strategies = await discoverStrategies();
+  if (options.list) {
+    process.stdout.write(listing(strategies));
+    return 0;
+  }
+  const asked = options.strategies === 'all' ? strategies.map((s) => s.name) : options.strategies;
+  const selected: StrategyName[] = [];
+  for (const name of asked) {
+    const info = strategies.find((s) => s.name === name) as StrategyInfo;
+    if (info.installed) selected.push(name);
+    else if (options.strategies !== 'all') process.stderr.write(`note: skipping ${name}: ${info.reason}\n`);
+  }
+  if (selected.length === 0) {
+    process.stderr.write(
+      `cwdkit-bench: no strategy to measure: ${strategies.map((s) => `${s.name} ${s.reason}`).join('; ')}\n`,
+    );
+    return 1;
+  }
+  const runtimes = options.runtimes.map(resolveRuntime);
+  const chosen = scenarios.filter((scenario) => options.scenarios.includes(scenario.name));
+  const { jobs, skipped } = planJobs(options, chosen, selected);
+  for (const skip of skipped) process.stderr.write(`note: ${skip.scenario} skipped: ${skip.reason}\n`);
+
+  const records: JobRecord[] = [];
+  const tick = options.rounds > 1 ? progress(jobs.length, options.rounds) : undefined;
+  const timeoutMs = options.quick ? 60_000 : 180_000;
+  for (const job of jobs) {
+    const runtime = runtimes.find((candidate) => candidate.name === job.runtime);
+    if (!runtime) throw new Error(`no command for ${job.runtime}`);
+    records.push(await runJob(job, runtime, SCRIPT, options, timeoutMs));
+    tick?.(records.length, job);
+  }
+
+  const { json, html, list: _list, help: _help, ...recorded } = options;
+  const report: Report = {
+    schema: 1,
+    harness: harness(),
+    environment: environment(Object.fromEntries(runtimes.map((runtime) => [runtime.name, runtime.version]))),
+    options: recorded,
+    strategies,
+    scenarios: chosen.map(({ name, description, seed }) => ({ name, description, seed })),
+    skipped,
+    jobs: records,
+    summary: summarize(records),
+    failures: failures(records),
+  };
+  process.stdout.write(renderTable(report));
+  for (const [file, text] of [
+    [json, `${JSON.stringify(report, null, 2)}\n`],
+    [html, renderHtml(report)],
+  ] as const) {
+    if (!file) continue;
+    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    fs.writeFileSync(file, text);
+    process.stderr.write(`wrote ${file}\n`);
+  }
+  return report.failures.length > 0 ? 1 : 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv[0] === '--child') {
+    await runChild(JSON.parse(argv[1] ?? '') as ChildSpec);
+    return 0;
+  }
+  let options: BenchOptions;
+  try {
+    options = parseBenchArgs(
+      argv,
+      scenarios.map((scenario) => scenario.name),
+    );
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`cwdkit-bench: ${error.message}\nRun cwdkit-bench --help for usage.\n`);
+    return error.exitCode;
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  return bench(options);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`cwdkit-bench: ${(error as Error)?.stack ?? error}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,190 @@
+import { formatInterval, formatNumber, formatStale, type Report, scenarioRows } from './report.js';
+import { type RowSummary, rowName } from './summary.js';
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  );
+
+const LABEL_WIDTH = 300;
+const PLOT_WIDTH = 460;
+const ROW_HEIGHT = 26;
+const AXIS_HEIGHT = 34;
+
+/** Ticks of a log axis: 1, 2, 5 × powers of ten inside [low, high]. */
+function ticks(low: number, high: number): number[] {
+  const found: number[] = [];
+  for (let power = Math.floor(Math.log10(low)); power <= Math.ceil(Math.log10(high)); power++) {
+    for (const step of [1, 2, 5]) {
+      const value = step * 10 ** power;
+      if (value >= low && value <= high) found.push(value);
+    }
+  }
+  return found;
+}
+
+/**
+ * Time relative to the baseline, on a log axis, with bars that start at 1: to the left is faster, to the right slower.
+ * Whiskers are the 95% confidence interval over rounds.
+ */
+export function chart(rows: readonly RowSummary[]): string {
+  const plotted = rows.filter((row) => row.role === 'baseline' || row.vsBaseline);
+  if (plotted.length === 0) return '';
+  const values = plotted.flatMap((row) =>
+    row.role === 'baseline' ? [1] : [row.vsBaseline?.estimate, row.vsBaseline?.low, row.vsBaseline?.high],
+  );
+  const finite = values.filter((value): value is number => value !== undefined && Number.isFinite(value) && value > 0);
+  const low = Math.min(1, ...finite) / 1.6;
+  const high = Math.max(1, ...finite) * 1.6;
+  const x = (value: number) =>
+    LABEL_WIDTH + ((Math.log(value) - Math.log(low)) / (Math.log(high) - Math.log(low))) * PLOT_WIDTH;
+  const height = plotted.length * ROW_HEIGHT + AXIS_HEIGHT;
+  const parts: string[] = [];
+  for (const tick of ticks(low, high)) {
+    parts.push(
+      `<line x1="${x(tick)}" x2="${x(tick)}" y1="0" y2="${height - AXIS_HEIGHT + 4}" class="grid"/>`,
+      `<text x="${x(tick)}" y="${height - AXIS_HEIGHT + 18}" class="tick">${formatNumber(tick)}×</text>`,
+    );
+  }
+  plotted.forEach((row, index) => {
+    const top = index * ROW_HEIGHT;
+    const middle = top + ROW_HEIGHT / 2;
+    const estimate = row.role === 'baseline' ? 1 : (row.vsBaseline?.estimate as number);
+    const from = Math.min(x(1), x(estimate));
+    const kind = row.role === 'subject' ? (estimate <= 1 ? 'faster' : 'slower') : row.role;
+    parts.push(
+      `<text x="${LABEL_WIDTH - 8}" y="${middle + 4}" class="label">${escapeHtml(rowName(row))}${row.flag ? ' *' : ''}</text>`,
+      `<rect x="${from}" y="${top + 5}" width="${Math.max(Math.abs(x(estimate) - x(1)), 2)}" height="${ROW_HEIGHT - 10}" class="bar ${kind}"><title>${escapeHtml(`${rowName(row)}: ${formatInterval(row.vsBaseline) || '1× (baseline)'}, p50 ${formatNumber(row.p50)} ns`)}</title></rect>`,
+    );
+    const { low: ciLow, high: ciHigh } = row.vsBaseline ?? {};
+    if (ciLow !== undefined && ciHigh !== undefined) {
+      parts.push(
+        `<line x1="${x(ciLow)}" x2="${x(ciHigh)}" y1="${middle}" y2="${middle}" class="whisker"/>`,
+        `<line x1="${x(ciLow)}" x2="${x(ciLow)}" y1="${middle - 6}" y2="${middle + 6}" class="whisker"/>`,
+        `<line x1="${x(ciHigh)}" x2="${x(ciHigh)}" y1="${middle - 6}" y2="${middle + 6}" class="whisker"/>`,
+      );
+    }
+    const right = Math.max(x(estimate), x(ciHigh ?? estimate), x(1));
+    parts.push(`<text x="${right + 6}" y="${middle + 4}" class="value">${formatNumber(estimate)}×</text>`);
+  });
+  parts.push(`<line x1="${x(1)}" x2="${x(1)}" y1="0" y2="${height - AXIS_HEIGHT + 4}" class="one"/>`);
+  const width = LABEL_WIDTH + PLOT_WIDTH + 70;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">${parts.join('')}</svg>`;
+}
+
+function table(head: string[], rows: string[][]): string {
+  const cells = (tag: string, row: string[]) => `<tr>${row.map((cell) => `<${tag}>${cell}</${tag}>`).join('')}</tr>`;
+  return `<table><thead>${cells('th', head)}</thead><tbody>${rows.map((row) => cells('td', row)).join('')}</tbody></table>`;
+}
+
+const STYLE = `
+body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;color:#1d1d1f;background:#fff;padding:0 16px}
+h1{font-size:24px}h2{font-size:19px;margin-top:36px;border-bottom:1px solid #ddd}h3{font-size:16px;margin-bottom:2px}
+.seed{color:#555;margin:0 0 8px}table{border-collapse:collapse;margin:8px 0 4px}
+td,th{padding:3px 10px;border-bottom:1px solid #eee;text-align:right}td:first-child,th:first-child{text-align:left}
+.grid{stroke:#e4e4e4}.one{stroke:#333;stroke-width:1.5}.tick{font-size:11px;text-anchor:middle;fill:#555}
+.label{font-size:12px;text-anchor:end;fill:#1d1d1f}.value{font-size:11px;fill:#333}
+.bar.faster{fill:#2e9e5b}.bar.slower{fill:#d1495b}.bar.baseline{fill:#555}.bar.reference{fill:#6c8ebf}
+.bar.control{fill:#b5b5b5}.whisker{stroke:#111;stroke-width:1.5}.note{color:#555;font-size:12px}.fail{color:#b00020}
+`;
+
+/** The self-contained report: no script, no external asset; every chart is inline SVG. */
+export function renderHtml(report: Report): string {
+  const env = report.environment;
+  const sections: string[] = [];
+  for (const runtime of report.options.runtimes) {
+    const blocks: string[] = [];
+    for (const scenario of report.scenarios) {
+      const rows = scenarioRows(report.summary, runtime, scenario.name);
+      if (rows.length === 0) continue;
+      const flags = [...new Set(rows.flatMap((row) => (row.flag ? [`* ${row.flag}`] : [])))];
+      blocks.push(
+        `<section class="scenario" data-runtime="${runtime}" data-scenario="${escapeHtml(scenario.name)}">`,
+        `<h3>${escapeHtml(scenario.name)}</h3><p class="seed">${escapeHtml(scenario.description)}. Seed ${escapeHtml(scenario.seed)}</p>`,
+        chart(rows),
+        table(
+          ['row', 'p50 ns', 'min ns', 'p99 ns', 'time × baseline [95% CI]', '× reference', 'rounds'],
+          rows.map((row) => [
+            escapeHtml(rowName(row)) + (row.flag ? ' *' : ''),
+            formatNumber(row.p50),
+            formatNumber(row.min),
+            formatNumber(row.p99),
+            row.role === 'baseline' ? '1 (baseline)' : escapeHtml(formatInterval(row.vsBaseline)),
+            escapeHtml(formatInterval(row.vsReference)),
+            String(row.n),
+          ]),
+        ),
+        ...flags.map((flag) => `<p class="note">${escapeHtml(flag)}</p>`),
+        '</section>',
+      );
+    }
+    sections.push(`<h2>${runtime} ${escapeHtml(env.runtimes[runtime] ?? '')}</h2>${blocks.join('')}`);
+  }
+  const coherent = new Map(report.strategies.map((s) => [s.name as string, s.capabilities?.workerCoherent]));
+  const staleRows = report.summary.filter((row) => row.stale);
+  const staleTable = staleRows.length
+    ? table(
+        ['runtime', 'reader', 'workerCoherent', 'stale / reads'],
+        staleRows.map((row) => [
+          row.runtime,
+          escapeHtml(rowName(row)),
+          row.strategy ? String(coherent.get(row.strategy) ?? '–') : 'runtime',
+          formatStale(row.stale),
+        ]),
+      )
+    : '<p>worker-read was not run.</p>';
+  const strategies = table(
+    ['strategy', 'installed', 'workerCoherent', 'chdirFromWorker', 'externalChange'],
+    report.strategies.map((s) => [
+      s.name,
+      s.installed ? 'yes' : escapeHtml(s.reason ?? 'no'),
+      String(s.capabilities?.workerCoherent ?? '–'),
+      String(s.capabilities?.chdirFromWorker ?? '–'),
+      escapeHtml(s.capabilities?.externalChange ?? '–'),
+    ]),
+  );
+  const environment = table(
+    ['', ''],
+    [
+      ['date', env.date],
+      ['CPU', `${escapeHtml(env.cpu)} (${env.cores} cores)`],
+      [
+        'system',
+        `${env.platform} ${escapeHtml(env.release)} ${env.arch}, ${(env.memoryBytes / 2 ** 30).toFixed(1)} GiB`,
+      ],
+      ...Object.entries(env.runtimes).map(([name, version]) => [name, escapeHtml(version)]),
+      ['harness', `${report.harness.name} ${report.harness.version}, mitata ${report.harness.mitata}`],
+      [
+        'run',
+        `${report.options.rounds} rounds${report.options.quick ? ' (--quick)' : ''}, ${report.options.workers} reader threads, min_cpu_time ${report.options.minCpuTimeMs} ms per row`,
+      ],
+      ...(env.commit ? [['commit', env.commit]] : []),
+    ],
+  );
+  const skipped = report.skipped.map(
+    (skip) => `<p class="note">${escapeHtml(skip.scenario)}: skipped, ${escapeHtml(skip.reason)}</p>`,
+  );
+  const failed = report.failures.length
+    ? `<h2 class="fail">Failures</h2><ul>${report.failures.map((line) => `<li class="fail">${escapeHtml(line)}</li>`).join('')}</ul>`
+    : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>cwdkit benchmark report</title><style>${STYLE}</style></head>
+<body>
+<h1>cwdkit benchmark report</h1>
+<p>Each bar is a row's time per operation divided by the baseline measured in the same process (left of the line: faster),
+the geometric mean over rounds; whiskers are its 95% confidence interval. The A/A control is the baseline measured again:
+its interval should hold 1. Rows marked * are at the harness floor or the timer's resolution.</p>
+${failed}
+<h2>Strategies</h2>${strategies}
+${sections.join('\n')}
+${skipped.join('')}
+<h2>Stale reads (worker-read)</h2>
+<p>Readers bracket each read with two loads of the generation the main thread publishes after each chdir; a read is stale
+when it matches no directory that was current between the two loads.</p>
+${staleTable}
+<h2>Environment</h2>${environment}
+</body></html>
+`;
+}

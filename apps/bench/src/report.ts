@@ -1,0 +1,172 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import type { BenchOptions } from './args.js';
+import type { JobRecord, Skip } from './run.js';
+import type { StrategyInfo } from './strategies.js';
+import { type RowSummary, rowName } from './summary.js';
+
+export interface Environment {
+  readonly date: string;
+  readonly cpu: string;
+  readonly cores: number;
+  readonly platform: string;
+  readonly release: string;
+  readonly arch: string;
+  readonly memoryBytes: number;
+  readonly runtimes: Readonly<Record<string, string>>;
+  readonly commit?: string;
+}
+
+/** Everything a run produced: what --json writes, and what the table and the HTML report are drawn from. */
+export interface Report {
+  readonly schema: 1;
+  readonly harness: { readonly name: string; readonly version: string; readonly mitata: string };
+  readonly environment: Environment;
+  readonly options: Omit<BenchOptions, 'json' | 'html' | 'list' | 'help'>;
+  readonly strategies: readonly StrategyInfo[];
+  readonly scenarios: readonly { name: string; description: string; seed: string }[];
+  readonly skipped: readonly Skip[];
+  /** Every process of every round, as measured. */
+  readonly jobs: readonly JobRecord[];
+  readonly summary: readonly RowSummary[];
+  /** Jobs that failed and checks that did not hold: any makes the exit code 1. */
+  readonly failures: readonly string[];
+}
+
+const require = createRequire(import.meta.url);
+
+function version(manifest: string): string {
+  return (JSON.parse(fs.readFileSync(require.resolve(manifest), 'utf8')) as { version: string }).version;
+}
+
+export function harness(): Report['harness'] {
+  return {
+    name: '@cwdkit/bench',
+    version: version('@cwdkit/bench/package.json'),
+    mitata: version('mitata/package.json'),
+  };
+}
+
+export function environment(runtimes: Record<string, string>): Environment {
+  const cpus = os.cpus();
+  let commit: string | undefined;
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {}
+  return {
+    date: new Date().toISOString(),
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: os.availableParallelism?.() ?? cpus.length,
+    platform: os.platform(),
+    release: os.release(),
+    arch: os.arch(),
+    memoryBytes: os.totalmem(),
+    runtimes,
+    ...(commit ? { commit } : {}),
+  };
+}
+
+/** Failed jobs and failed checks, one line each. */
+export function failures(jobs: readonly JobRecord[]): string[] {
+  const lines: string[] = [];
+  for (const job of jobs) {
+    const where = `${job.runtime} ${job.scenario} ${job.strategy} round ${job.round + 1}`;
+    if (job.error) lines.push(`${where}: ${job.error}`);
+    for (const check of job.result?.checks ?? []) {
+      if (!check.ok) lines.push(`${where}: check "${check.name}" failed${check.detail ? `: ${check.detail}` : ''}`);
+    }
+  }
+  return lines;
+}
+
+const ROLE_ORDER = { noop: 0, baseline: 1, reference: 2, subject: 3, control: 4 } as const;
+
+/** The rows of one scenario on one runtime in the report's order: no-op, baseline, reference, strategies, control. */
+export function scenarioRows(summary: readonly RowSummary[], runtime: string, scenario: string): RowSummary[] {
+  return summary
+    .filter((row) => row.runtime === runtime && row.scenario === scenario)
+    .map((row, index) => ({ row, index }))
+    .sort((a, b) => ROLE_ORDER[a.row.role] - ROLE_ORDER[b.row.role] || a.index - b.index)
+    .map(({ row }) => row);
+}
+
+/** 3 significant digits, no exponent. */
+export function formatNumber(value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return '–';
+  if (value >= 1000) return Math.round(value).toLocaleString('en-US');
+  return value >= 100 ? value.toFixed(0) : value.toPrecision(3);
+}
+
+/** A ratio: 3 significant digits, in exponent form when far from 1 (a confidence interval of two noisy rounds). */
+export function formatRatio(value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return '–';
+  return value >= 1e4 || value < 1e-3 ? value.toExponential(1) : value.toPrecision(3);
+}
+
+export function formatInterval(interval: RowSummary['vsBaseline']): string {
+  if (!interval) return '';
+  const range = interval.low === undefined ? '' : ` [${formatRatio(interval.low)}–${formatRatio(interval.high)}]`;
+  return `${formatRatio(interval.estimate)}×${range}`;
+}
+
+export function formatStale(stale: RowSummary['stale']): string {
+  if (!stale) return '';
+  const share = stale.reads === 0 ? 0 : (100 * stale.stale) / stale.reads;
+  return `${stale.stale.toLocaleString('en-US')}/${stale.reads.toLocaleString('en-US')} (${share < 0.1 && share > 0 ? '<0.1' : share.toFixed(1)}%)`;
+}
+
+function pad(cells: string[][]): string {
+  const widths = cells[0]?.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length))) ?? [];
+  return cells
+    .map((row) =>
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** The readable table on stdout: one block per scenario and runtime. */
+export function renderTable(report: Report): string {
+  const blocks: string[] = [];
+  for (const runtime of report.options.runtimes) {
+    for (const scenario of report.scenarios) {
+      const rows = scenarioRows(report.summary, runtime, scenario.name);
+      if (rows.length === 0) continue;
+      const hasReference = rows.some((row) => row.vsReference);
+      const hasStale = rows.some((row) => row.stale);
+      const header = ['', 'p50 ns', 'min ns', 'p99 ns', 'time × baseline [95% CI]'];
+      if (hasReference) header.push('× reference');
+      if (hasStale) header.push('stale reads');
+      const notes = new Set<string>();
+      const lines = rows.map((row) => {
+        const cells = [
+          rowName(row) + (row.flag ? ' *' : ''),
+          formatNumber(row.p50),
+          formatNumber(row.min),
+          formatNumber(row.p99),
+          row.role === 'baseline' ? '1 (baseline)' : formatInterval(row.vsBaseline),
+        ];
+        if (hasReference) cells.push(formatInterval(row.vsReference));
+        if (hasStale) cells.push(formatStale(row.stale));
+        if (row.flag) notes.add(`* ${row.flag}`);
+        return cells;
+      });
+      const title = `${scenario.name} on ${runtime} ${report.environment.runtimes[runtime] ?? ''} — ${scenario.description}`;
+      blocks.push([title, `seed ${scenario.seed}`, '', pad([header, ...lines]), ...notes].join('\n'));
+    }
+  }
+  for (const skip of report.skipped) blocks.push(`${skip.scenario}: skipped, ${skip.reason}`);
+  const missing = report.strategies.filter((strategy) => !strategy.installed);
+  if (missing.length > 0) {
+    blocks.push(`not measured: ${missing.map((strategy) => `${strategy.name} (${strategy.reason})`).join('; ')}`);
+  }
+  if (report.failures.length > 0) blocks.push(`FAILED:\n${report.failures.map((line) => `  ${line}`).join('\n')}`);
+  return `${blocks.join('\n\n')}\n`;
+}

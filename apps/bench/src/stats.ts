@@ -1,0 +1,49 @@
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** Student's t, two-sided 95% (the 0.975 quantile), for 1 to 30 degrees of freedom. */
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/** The 0.975 quantile of Student's t with `df` degrees of freedom (beyond 30: 40, 60, 120, then the normal). */
+export function t975(df: number): number {
+  if (!Number.isInteger(df) || df < 1) throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
+  if (df <= 30) return T975[df - 1] as number;
+  if (df <= 40) return 2.021;
+  if (df <= 60) return 2.0;
+  if (df <= 120) return 1.98;
+  return 1.96;
+}
+
+/** A ratio with its 95% confidence interval; low and high are absent with a single round. */
+export interface Interval {
+  readonly estimate: number;
+  readonly low?: number;
+  readonly high?: number;
+  readonly n: number;
+}
+
+/**
+ * The geometric mean of per-round ratios with a 95% confidence interval from Student's t on their logarithms: ratios
+ * multiply, so 0.5× and 2× are equally far from 1. Each ratio was measured within one process (a row against the
+ * baseline of the same run).
+ */
+export function ratioInterval(ratios: readonly number[]): Interval | undefined {
+  const logs = ratios.filter((ratio) => Number.isFinite(ratio) && ratio > 0).map(Math.log);
+  const n = logs.length;
+  if (n === 0) return undefined;
+  const mean = logs.reduce((sum, value) => sum + value, 0) / n;
+  if (n === 1) return { estimate: Math.exp(mean), n };
+  const variance = logs.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (n - 1);
+  const half = t975(n - 1) * Math.sqrt(variance / n);
+  return { estimate: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), n };
+}

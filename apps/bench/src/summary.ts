@@ -1,0 +1,134 @@
+import type { RowResult, RowRole, StaleCount } from '@cwdkit/benchmarks';
+import type { JobRecord } from './run.js';
+import { type Interval, median, ratioInterval } from './stats.js';
+
+/** One line of the report: a row of a scenario on a runtime, over every round. */
+export interface RowSummary {
+  readonly runtime: string;
+  readonly scenario: string;
+  /** The strategy whose row this is; absent for the rows every process measures (no-op, baseline, reference, control). */
+  readonly strategy?: string;
+  readonly key: string;
+  readonly label: string;
+  readonly role: RowRole;
+  /** Measurements pooled: rounds for a strategy's row, every process of the scenario for the shared rows. */
+  readonly n: number;
+  /** ns per op: the median of the per-process p50s and p99s, the lowest min. */
+  readonly p50: number;
+  readonly min: number;
+  readonly p99: number;
+  /** Time of this row / time of the baseline of the same process (below 1 is faster). */
+  readonly vsBaseline?: Interval;
+  /** Time of this row / the scenario's reference (cwd-hot: the cached-string closure). */
+  readonly vsReference?: Interval;
+  readonly stale?: StaleCount;
+  /** Why the figure cannot be read at face value. */
+  readonly flag?: string;
+}
+
+interface Group {
+  readonly first: RowResult;
+  readonly runtime: string;
+  readonly scenario: string;
+  readonly strategy?: string;
+  p50: number[];
+  min: number[];
+  p99: number[];
+  vsBaseline: number[];
+  vsReference: number[];
+  quantum: number[];
+  reads: number;
+  stale: number;
+  hasStale: boolean;
+}
+
+/** What a figure at timer resolution means here. */
+export const FLAGS = {
+  noop: 'within 2× of the no-op: the harness floor, not the operation',
+  timer: 'under 10 ticks of the timer per op',
+} as const;
+
+/** Pools every process's rows into the report's lines, in the order they were first seen. */
+export function summarize(records: readonly JobRecord[]): RowSummary[] {
+  const groups = new Map<string, Group>();
+  // The floor of each runtime: the median no-op of all its processes, steadier than any one process's.
+  const noops = new Map<string, number[]>();
+  for (const record of records) {
+    const result = record.result;
+    if (!result) continue;
+    const row = (role: RowRole) => result.rows.find((candidate) => candidate.role === role);
+    const baseline = row('baseline')?.stats.p50;
+    const reference = row('reference')?.stats.p50;
+    const noop = row('noop')?.stats.p50;
+    if (noop !== undefined) noops.set(record.runtime, [...(noops.get(record.runtime) ?? []), noop]);
+    for (const current of result.rows) {
+      const own = current.role === 'subject';
+      const id = [record.runtime, record.scenario, own ? record.strategy : '', current.key].join('\u0000');
+      let group = groups.get(id);
+      if (!group) {
+        group = {
+          first: current,
+          runtime: record.runtime,
+          scenario: record.scenario,
+          ...(own ? { strategy: record.strategy } : {}),
+          p50: [],
+          min: [],
+          p99: [],
+          vsBaseline: [],
+          vsReference: [],
+          quantum: [],
+          reads: 0,
+          stale: 0,
+          hasStale: false,
+        };
+        groups.set(id, group);
+      }
+      const { stats } = current;
+      group.p50.push(stats.p50);
+      group.min.push(stats.min);
+      group.p99.push(stats.p99);
+      group.quantum.push(result.timerResolutionNs / stats.opsPerSample);
+      if (baseline && current.role !== 'baseline' && current.role !== 'noop')
+        group.vsBaseline.push(stats.p50 / baseline);
+      if (reference && own) group.vsReference.push(stats.p50 / reference);
+      if (current.stale) {
+        group.hasStale = true;
+        group.reads += current.stale.reads;
+        group.stale += current.stale.stale;
+      }
+    }
+  }
+  return [...groups.values()].map((group) => {
+    const p50 = median(group.p50);
+    const flag =
+      group.first.role !== 'noop' && p50 < 2 * median(noops.get(group.runtime) ?? [])
+        ? FLAGS.noop
+        : p50 < 10 * median(group.quantum)
+          ? FLAGS.timer
+          : undefined;
+    const vsBaseline = ratioInterval(group.vsBaseline);
+    const vsReference = ratioInterval(group.vsReference);
+    return {
+      runtime: group.runtime,
+      scenario: group.scenario,
+      ...(group.strategy ? { strategy: group.strategy } : {}),
+      key: group.first.key,
+      label: group.first.label,
+      role: group.first.role,
+      n: group.p50.length,
+      p50,
+      min: Math.min(...group.min),
+      p99: median(group.p99),
+      ...(vsBaseline ? { vsBaseline } : {}),
+      ...(vsReference ? { vsReference } : {}),
+      ...(group.hasStale ? { stale: { reads: group.reads, stale: group.stale } } : {}),
+      ...(flag ? { flag } : {}),
+    };
+  });
+}
+
+/** The name a report shows for a row: the strategy for its main row, "strategy: label" for its others. */
+export function rowName(row: RowSummary): string {
+  if (!row.strategy) return row.label;
+  return row.key === 'provider' && row.scenario !== 'napi-call' ? row.strategy : `${row.strategy}: ${row.label}`;
+}

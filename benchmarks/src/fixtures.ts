@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+
+/**
+ * A fresh temporary directory with `count` subdirectories, by their real paths (what getcwd returns). remove()
+ * goes back to the directory the process started in first: a process cannot delete the directory it stands in everywhere.
+ */
+export function tempDirs(count: number): { root: string; dirs: string[]; remove(): void } {
+  const start = process.cwd();
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cwdkit-bench-')));
+  const dirs = Array.from({ length: count }, (_, i) => {
+    const dir = path.join(root, `d${i}`);
+    fs.mkdirSync(dir);
+    return dir;
+  });
+  return {
+    root,
+    dirs,
+    remove() {
+      process.chdir(start);
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import type { StrategyDefinition, StrategyName } from '@cwdkit/core';
+
+/**
+ * What each row of a scenario is for. Every process measures a no-op (the harness floor), the baseline (what a program
+ * calls today), the strategy's own rows, and an A/A control (the baseline measured again under another name: its ratio
+ * to the baseline should be 1, and its confidence interval shows how much noise the method lets through).
+ */
+export type RowRole = 'noop' | 'baseline' | 'reference' | 'subject' | 'control';
+
+/** mitata's statistics for one row, in nanoseconds per operation. */
+export interface Measurement {
+  readonly p50: number;
+  readonly min: number;
+  readonly p99: number;
+  readonly avg: number;
+  readonly samples: number;
+  /** Operations timed together in one sample (mitata batches fast functions): the timer's quantum is divided by it. */
+  readonly opsPerSample: number;
+}
+
+/** Reads counted with the publish-after-chdir protocol (worker-read). */
+export interface StaleCount {
+  readonly reads: number;
+  readonly stale: number;
+}
+
+export interface RowResult {
+  /** Stable within a scenario: 'noop', 'baseline', 'control', 'provider', … */
+  readonly key: string;
+  /** What the report shows, e.g. "process.cwd()". */
+  readonly label: string;
+  readonly role: RowRole;
+  readonly stats: Measurement;
+  readonly stale?: StaleCount;
+}
+
+/** A correctness check made before measuring: a fast wrong answer is not a result. */
+export interface Check {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly detail?: string;
+}
+
+export interface ScenarioResult {
+  readonly rows: RowResult[];
+  readonly checks: Check[];
+}
+
+export interface LoadedStrategy {
+  readonly name: string;
+  readonly definition: StrategyDefinition<unknown>;
+  /** The package's whole namespace: napi-call reads `napi` from @cwdkit/native. */
+  readonly module: Record<string, unknown>;
+}
+
+export interface ScenarioContext {
+  readonly strategy: LoadedStrategy;
+  /** Odd rounds measure the rows in the opposite order, so that a drift in one direction cancels out. */
+  readonly reverse: boolean;
+  /** mitata's min_cpu_time for each row, in milliseconds. */
+  readonly minCpuTimeMs: number;
+  /** Reader threads for worker-read. */
+  readonly workers: number;
+}
+
+export interface Scenario {
+  readonly name: string;
+  readonly description: string;
+  /** The seed's headline figure that this scenario reproduces. */
+  readonly seed: string;
+  /** Only these strategies apply (napi-call needs the addon); every installed one when absent. */
+  readonly strategies?: readonly StrategyName[];
+  run(context: ScenarioContext): Promise<ScenarioResult>;
+}

@@ -1,0 +1,51 @@
+import process from 'node:process';
+import { readOsCwd } from '@cwdkit/core';
+import { tempDirs } from '../fixtures.js';
+import { controlOf, do_not_optimize, measureRows, type RowSpec, same } from '../measure.js';
+import type { Scenario } from '../scenario.js';
+
+export const chdirCwd: Scenario = {
+  name: 'chdir-cwd',
+  description: 'chdir() then cwd(), alternating between two directories',
+  seed: '000: "improves the process.chdir performance by factor 10"',
+  async run(context) {
+    const { dirs, remove } = tempDirs(2);
+    const [a, b] = dirs as [string, string];
+    const provider = context.strategy.definition.create();
+    try {
+      provider.chdir(b);
+      const checks = [same('cwd() after chdir()', provider.cwd(), b), same('the OS agrees', readOsCwd(), b)];
+      let flip = false;
+      const baseline: RowSpec = {
+        key: 'baseline',
+        label: 'process.chdir() + process.cwd()',
+        role: 'baseline',
+        fn: () => {
+          flip = !flip;
+          process.chdir(flip ? a : b);
+          do_not_optimize(process.cwd());
+        },
+      };
+      const rows: RowSpec[] = [
+        baseline,
+        {
+          key: 'provider',
+          label: 'provider.chdir() + provider.cwd()',
+          role: 'subject',
+          // The baseline changed directory behind the provider's back: start from a known state.
+          before: () => provider.invalidate(),
+          fn: () => {
+            flip = !flip;
+            provider.chdir(flip ? a : b);
+            do_not_optimize(provider.cwd());
+          },
+        },
+        controlOf(baseline),
+      ];
+      return { rows: await measureRows(rows, context), checks };
+    } finally {
+      provider.close();
+      remove();
+    }
+  },
+};

@@ -1,0 +1,11 @@
+import { defineConfig } from 'tsup';
+
+// ESM only: the bench runs these files as they are on Node, Bun and Deno. The worker is its own entry, loaded by URL.
+export default defineConfig({
+  entry: ['src/index.ts', 'src/worker-reader.ts'],
+  format: ['esm'],
+  dts: { entry: 'src/index.ts' },
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+});
