@@ -9,7 +9,9 @@ const template = path.join(root, 'scripts', 'templates', 'strategy');
 const reserved = new Set(['core', 'conformance', 'bench', 'benchmarks', 'cwdkit']);
 
 function refuse(message) {
-  process.stderr.write(`new-strategy: ${message}\nusage: npm run new-strategy -- <name>   (lowercase letters, digits and dashes, e.g. "ring-buffer")\n`);
+  process.stderr.write(
+    `new-strategy: ${message}\nusage: npm run new-strategy -- <name>   (lowercase letters, digits and dashes, e.g. "ring-buffer")\n`,
+  );
   process.exit(2);
 }
 
@@ -17,7 +19,9 @@ const args = process.argv.slice(2);
 if (args.length !== 1) refuse(`expected one name, got ${args.length}`);
 const [name] = args;
 if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name) || name.length > 40) {
-  refuse(`"${name}" is not a valid strategy name: use 1–40 lowercase letters, digits and single dashes, starting with a letter`);
+  refuse(
+    `"${name}" is not a valid strategy name: use 1–40 lowercase letters, digits and single dashes, starting with a letter`,
+  );
 }
 if (reserved.has(name)) refuse(`"${name}" is reserved for a cwdkit package that is not a strategy`);
 const target = path.join(root, 'packages', name);
