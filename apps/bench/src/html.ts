@@ -44,7 +44,7 @@ export function chart(rows: readonly RowSummary[]): string {
   for (const tick of ticks(low, high)) {
     parts.push(
       `<line x1="${x(tick)}" x2="${x(tick)}" y1="0" y2="${height - AXIS_HEIGHT + 4}" class="grid"/>`,
-      `<text x="${x(tick)}" y="${height - AXIS_HEIGHT + 18}" class="tick">${formatNumber(tick)}×</text>`,
+      `<text x="${x(tick)}" y="${height - AXIS_HEIGHT + 18}" class="tick">${Number(tick.toPrecision(1))}×</text>`,
     );
   }
   plotted.forEach((row, index) => {

@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { resolveRuntime } from '../src/runtimes.js';
+
+const run = promisify(execFile);
+const cli = path.resolve(import.meta.dirname, '../dist/cli.js');
+
+async function exit(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('the CLI', () => {
+  it('exits with 2 and names the valid values on a bad command line', async () => {
+    const unknown = await exit(['--strategy', 'fastest']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--strategy: unknown "fastest"; valid: naive, main-thread-cache');
+    const rounds = await exit(['--rounds', 'many']);
+    expect(rounds.code).toBe(2);
+    expect(rounds.stderr).toContain('--rounds must be a whole number');
+  });
+
+  it('--list shows every strategy, installed or with the reason, and every scenario', async () => {
+    const { code, stdout } = await exit(['--list']);
+    expect(code).toBe(0);
+    for (const name of ['naive', 'main-thread-cache', 'sab-atomics', 'mutex', 'native']) {
+      expect(stdout).toMatch(
+        new RegExp(`^  ${name} +(workerCoherent=|not installed|not built|fails|create|its default)`, 'm'),
+      );
+    }
+    for (const name of ['cwd-hot', 'chdir-cwd', 'resolve', 'worker-read', 'read-file-permission', 'napi-call']) {
+      expect(stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    }
+  });
+});
+
+describe('resolveRuntime', () => {
+  it("finds Bun and Deno in their npm packages, and runs Deno with every permission and Node's collector", () => {
+    const bun = resolveRuntime('bun');
+    expect(fs.existsSync(bun.command)).toBe(true);
+    expect(bun.command).toContain(`${path.sep}bun${path.sep}`);
+    expect(bun.version).toMatch(/^1\.\d+\.\d+/);
+    const deno = resolveRuntime('deno');
+    expect(deno.args).toEqual(['run', '-A', '--v8-flags=--expose-gc']);
+    expect(deno.version).toMatch(/^2\.\d+\.\d+/);
+    expect(resolveRuntime('node')).toMatchObject({ command: process.execPath, version: process.versions.node });
+  });
+});

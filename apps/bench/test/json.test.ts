@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { STRATEGY_NAMES } from '@cwdkit/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Report } from '../src/report.js';
+
+const run = promisify(execFile);
+const cli = path.resolve(import.meta.dirname, '../dist/cli.js');
+const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'cwdkit-bench-test-'));
+afterAll(() => fs.rmSync(directory, { recursive: true, force: true }));
+
+// A real run of the built CLI, as small as it gets: one strategy, two scenarios, one round, one reader.
+describe('a tiny real run', async () => {
+  const json = path.join(directory, 'run.json');
+  const html = path.join(directory, 'run.html');
+  const args = [
+    '--quick',
+    '--rounds',
+    '1',
+    '--strategy',
+    'naive',
+    '--scenario',
+    'cwd-hot,worker-read',
+    '--workers',
+    '1',
+  ];
+  const { stdout } = await run(process.execPath, [cli, ...args, '--json', json, '--html', html]);
+  const report = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
+
+  it('records the environment and the harness', () => {
+    expect(report.schema).toBe(1);
+    expect(report.harness).toMatchObject({ name: '@cwdkit/bench', mitata: '1.0.34' });
+    expect(report.environment.cores).toBeGreaterThan(0);
+    expect(report.environment.cpu).not.toBe('');
+    expect(report.environment.runtimes).toEqual({ node: process.versions.node });
+    expect(report.options).toMatchObject({ rounds: 1, quick: true, workers: 1, runtimes: ['node'] });
+    expect(report.options.strategies).toEqual(['naive']);
+  });
+
+  it('lists every strategy name, installed or not, and the scenarios it ran', () => {
+    expect(report.strategies.map((strategy) => strategy.name)).toEqual([...STRATEGY_NAMES]);
+    const naive = report.strategies.find((strategy) => strategy.name === 'naive');
+    expect(naive?.installed).toBe(true);
+    expect(naive?.capabilities?.externalChange).toMatch(/^(immediate|bounded|never)$/);
+    expect(report.scenarios.map((scenario) => scenario.name)).toEqual(['cwd-hot', 'worker-read']);
+  });
+
+  it('keeps every round of every process, with the no-op, baseline and A/A control in each', () => {
+    expect(report.jobs).toHaveLength(2);
+    expect(report.failures).toEqual([]);
+    for (const job of report.jobs) {
+      expect(job).toMatchObject({ runtime: 'node', strategy: 'naive', round: 0, reverse: false });
+      expect(job.result?.runtime).toEqual({ name: 'node', version: process.versions.node });
+      expect(job.result?.timerResolutionNs).toBeGreaterThan(0);
+      const roles = job.result?.rows.map((row) => row.role);
+      expect(roles).toEqual(expect.arrayContaining(['noop', 'baseline', 'subject', 'control']));
+      for (const row of job.result?.rows ?? []) {
+        expect(row.stats.p50).toBeGreaterThan(0);
+        expect(row.stats.min).toBeLessThanOrEqual(row.stats.p50);
+        expect(row.stats.p99).toBeGreaterThanOrEqual(row.stats.p50);
+      }
+      expect(job.result?.checks.every((check) => check.ok)).toBe(true);
+    }
+  });
+
+  it('summarizes: ratios to the baseline, the cached-string reference, stale reads', () => {
+    const naive = (scenario: string) =>
+      report.summary.find((row) => row.scenario === scenario && row.strategy === 'naive');
+    expect(naive('cwd-hot')?.vsBaseline?.n).toBe(1);
+    expect(naive('cwd-hot')?.vsReference?.estimate).toBeGreaterThan(0);
+    const stale = naive('worker-read')?.stale;
+    expect(stale?.reads).toBeGreaterThan(0);
+    expect(stale?.stale).toBeLessThanOrEqual(stale?.reads ?? 0);
+    const runtimeRow = report.summary.find((row) => row.scenario === 'worker-read' && row.role === 'baseline');
+    expect(runtimeRow?.stale?.reads).toBeGreaterThan(0);
+  });
+
+  it('prints the table and writes a self-contained HTML report', () => {
+    expect(stdout).toMatch(/^cwd-hot on node /m);
+    expect(stdout).toMatch(/^naive\b/m);
+    const page = fs.readFileSync(html, 'utf8');
+    expect(page).toMatch(/^<!doctype html>/);
+    expect(page).toContain('<svg');
+    expect(page).not.toMatch(/<script|<link|src="http/);
+  });
+});

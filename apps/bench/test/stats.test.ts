@@ -1,0 +1,128 @@
+import type { RowResult } from '@cwdkit/benchmarks';
+import { describe, expect, it } from 'vitest';
+import type { JobRecord } from '../src/run.js';
+import { median, ratioInterval, t975 } from '../src/stats.js';
+import { FLAGS, summarize } from '../src/summary.js';
+
+describe('median', () => {
+  it('is the middle value, or the mean of the two middle ones', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNaN();
+  });
+});
+
+describe('t975', () => {
+  it("is Student's t at 0.975", () => {
+    expect(t975(1)).toBe(12.706);
+    expect(t975(2)).toBe(4.303);
+    expect(t975(4)).toBe(2.776);
+    expect(t975(30)).toBe(2.042);
+    expect(t975(1000)).toBe(1.96);
+    expect(() => t975(0)).toThrow(RangeError);
+  });
+});
+
+describe('ratioInterval', () => {
+  it('is the geometric mean with a t interval on the logarithms (worked by hand)', () => {
+    // ln 1, ln 2, ln 4 = 0, a, 2a with a = ln 2: mean a, sample sd a, half-width 4.303 · a / √3 = 1.72201.
+    const interval = ratioInterval([1, 2, 4]);
+    expect(interval?.n).toBe(3);
+    expect(interval?.estimate).toBeCloseTo(2, 12);
+    expect(interval?.low).toBeCloseTo(0.357412, 5); // e^(a − 1.72201)
+    expect(interval?.high).toBeCloseTo(11.1915, 3); // e^(a + 1.72201)
+  });
+
+  it('is symmetric in log space: 0.5 and 2 average to 1', () => {
+    // logs ±a: mean 0, sd a√2, half-width 12.706 · a√2 / √2 = 12.706 a.
+    const interval = ratioInterval([0.5, 2]);
+    expect(interval?.estimate).toBeCloseTo(1, 12);
+    expect(interval?.low).toBeCloseTo(2 ** -12.706, 8);
+    expect(interval?.high).toBeCloseTo(2 ** 12.706, 0);
+  });
+
+  it('has a zero-width interval when every round agrees', () => {
+    expect(ratioInterval([0.25, 0.25, 0.25, 0.25])).toEqual({ estimate: 0.25, low: 0.25, high: 0.25, n: 4 });
+  });
+
+  it('has no interval for one round, and nothing for none; it ignores ratios that cannot be', () => {
+    const one = ratioInterval([3]);
+    expect(one?.estimate).toBeCloseTo(3, 12);
+    expect(one).toEqual({ estimate: one?.estimate, n: 1 });
+    expect(ratioInterval([])).toBeUndefined();
+    expect(ratioInterval([0, Number.NaN, Number.POSITIVE_INFINITY, 2])?.n).toBe(1);
+  });
+});
+
+function row(key: string, role: RowResult['role'], p50: number, extra: Partial<RowResult> = {}): RowResult {
+  return {
+    key,
+    label: key,
+    role,
+    stats: { p50, min: p50 / 2, p99: p50 * 2, avg: p50, samples: 100, opsPerSample: 1000 },
+    ...extra,
+  };
+}
+
+function job(strategy: 'naive' | 'sab-atomics', round: number, rows: RowResult[]): JobRecord {
+  const result = { rows, checks: [], runtime: { name: 'node', version: '20' }, timerResolutionNs: 100 };
+  return { runtime: 'node', scenario: 'cwd-hot', strategy, round, reverse: round % 2 === 1, ms: 1, result };
+}
+
+describe('summarize', () => {
+  const records = [
+    job('sab-atomics', 0, [
+      row('noop', 'noop', 0.5),
+      row('baseline', 'baseline', 10),
+      row('cached-string', 'reference', 0.6),
+      row('provider', 'subject', 1),
+      row('control', 'control', 10),
+    ]),
+    job('sab-atomics', 1, [
+      row('noop', 'noop', 0.5),
+      row('baseline', 'baseline', 20),
+      row('cached-string', 'reference', 0.6),
+      row('provider', 'subject', 8),
+      row('control', 'control', 10),
+    ]),
+    job('naive', 0, [
+      row('noop', 'noop', 0.5),
+      row('baseline', 'baseline', 10),
+      row('provider', 'subject', 10, { stale: { reads: 100, stale: 3 } }),
+      row('control', 'control', 40),
+    ]),
+  ];
+  const summary = summarize(records);
+  const find = (strategy: string | undefined, key: string) =>
+    summary.find((line) => line.strategy === strategy && line.key === key);
+
+  it("pools a strategy's rounds and takes each ratio within its own process", () => {
+    const sab = find('sab-atomics', 'provider');
+    expect(sab).toMatchObject({ n: 2, p50: 4.5, min: 0.5, p99: 9 });
+    // Ratios 1/10 and 8/20: geometric mean √(0.1 · 0.4) = 0.2.
+    expect(sab?.vsBaseline?.estimate).toBeCloseTo(0.2, 12);
+    // Against the cached string: 1/0.6 and 8/0.6, geometric mean √8 / 0.6.
+    expect(sab?.vsReference?.estimate).toBeCloseTo(Math.sqrt(8) / 0.6, 10);
+  });
+
+  it('pools the shared rows over every process, and the A/A control against its own baseline', () => {
+    expect(find(undefined, 'baseline')).toMatchObject({ n: 3, p50: 10, role: 'baseline' });
+    expect(find(undefined, 'baseline')?.vsBaseline).toBeUndefined();
+    // Control ratios 1, 0.5, 4: geometric mean ∛2.
+    expect(find(undefined, 'control')?.vsBaseline?.estimate).toBeCloseTo(Math.cbrt(2), 12);
+  });
+
+  it('sums stale reads and flags figures at the floor', () => {
+    expect(find('naive', 'provider')?.stale).toEqual({ reads: 100, stale: 3 });
+    expect(find('sab-atomics', 'provider')?.stale).toBeUndefined();
+    expect(find(undefined, 'cached-string')?.flag).toBe(FLAGS.noop); // 0.6 < 2 × 0.5
+    expect(find(undefined, 'baseline')?.flag).toBeUndefined();
+    // 100 ns timer / 1000 ops per sample = 0.1 ns quantum: the no-op at 0.5 ns is under 10 ticks.
+    expect(find(undefined, 'noop')?.flag).toBe(FLAGS.timer);
+  });
+
+  it('skips failed jobs', () => {
+    const failed: JobRecord = { ...(records[0] as JobRecord), result: undefined, error: 'exit code 1' };
+    expect(summarize([failed])).toEqual([]);
+  });
+});
