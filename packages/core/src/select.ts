@@ -133,7 +133,7 @@ function fromEnvironment(): Plan | undefined {
   for (const request of requests) {
     if (registered.has(request)) continue;
     // Whoever sets the environment must not be able to make this process load code of their choosing.
-    if (!/^[a-z][a-z0-9-]*$/.test(request)) {
+    if (/^[.@/]|[/\\:]/.test(request)) {
       throw codedError(
         new Error(
           `${STRATEGY_VARIABLE}=${JSON.stringify(value)}: module specifiers are not accepted from the environment ` +

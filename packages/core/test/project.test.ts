@@ -80,6 +80,23 @@ describe('in a project with @cwdkit/naive installed', () => {
     });
   });
 
+  const bin = path.join(packageRoot, '../../node_modules/.bin');
+  it.each([
+    ['Node', node, []],
+    ['Bun', path.join(bin, 'bun'), []],
+    ['Deno', path.join(bin, 'deno'), ['run', '-A']],
+  ])('selection works on %s, async and sync', async (_runtime, command, args) => {
+    const script = writeFile(
+      path.join(app, `select-${_runtime}.mjs`),
+      `import { createCwdProvider, createCwdProviderSync } from '@cwdkit/core';
+const chosen = await createCwdProvider();
+console.log(JSON.stringify([chosen.strategy, chosen.cwd(), createCwdProviderSync({ strategy: 'naive' }).strategy]));\n`,
+    );
+    const result = await run(command, [...args, script], { cwd: app });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual(['naive', app, 'naive']);
+  });
+
   it('createCwdProviderSync works from CommonJS (the CJS build)', async () => {
     const code = `const { createCwdProviderSync } = require('@cwdkit/core');
 console.log(require.resolve('@cwdkit/core'), createCwdProviderSync().strategy, createCwdProviderSync({ strategy: './local.cjs' }).strategy);`;

@@ -241,6 +241,11 @@ describe.each(modes)('errors ($mode)', ({ select }) => {
     }
   });
 
+  it('CWDKIT_STRATEGY: a name with capitals is an unknown name, not a module', async () => {
+    process.env.CWDKIT_STRATEGY = 'Naive';
+    expect((await failure()).code).toBe('ERR_CWDKIT_UNKNOWN_STRATEGY');
+  });
+
   it('an unknown name stops a preference list instead of falling through to the next entry', async () => {
     expect((await failure({ strategy: ['nativ', 'naive'] })).code).toBe('ERR_CWDKIT_UNKNOWN_STRATEGY');
   });
