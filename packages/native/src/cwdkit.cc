@@ -70,7 +70,13 @@ const char* ErrnoName(int error) {
 // read. Destroying the Watcher stops and joins the thread, which wakes at once.
 class Watcher {
  public:
-  explicit Watcher(std::chrono::milliseconds interval) : interval_(interval), thread_([this] { Run(); }) {}
+  // The first reading is taken here, before the constructor returns, and the generation is bumped after it: a change
+  // made before this watcher existed is then not hidden from the caches either.
+  explicit Watcher(std::chrono::milliseconds interval)
+      : interval_(interval), seenError_(ReadCwd([this](const char* path) { seen_.assign(path); })) {
+    generation.fetch_add(1, std::memory_order_seq_cst);
+    thread_ = std::thread([this] { Run(); });
+  }
   ~Watcher() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -82,16 +88,14 @@ class Watcher {
 
  private:
   void Run() {
-    std::string seen;
-    int seenError = ReadCwd([&](const char* path) { seen.assign(path); });
     std::string now;
     std::unique_lock<std::mutex> lock(mutex_);
     while (!wake_.wait_for(lock, interval_, [this] { return stopping_; })) {
       int error = ReadCwd([&](const char* path) { now.assign(path); });
       if (error != 0) now.clear();
-      if (error != seenError || now != seen) {
-        seen.swap(now);
-        seenError = error;
+      if (error != seenError_ || now != seen_) {
+        seen_.swap(now);
+        seenError_ = error;
         generation.fetch_add(1, std::memory_order_seq_cst);
       }
     }
@@ -101,7 +105,9 @@ class Watcher {
   std::condition_variable wake_;
   bool stopping_ = false;
   const std::chrono::milliseconds interval_;
-  std::thread thread_;  // last: started once everything above exists
+  std::string seen_;  // the last reading, and its errno (0 when it succeeded)
+  int seenError_;
+  std::thread thread_;
 };
 
 // Per-environment state (instance data). The environment's cleanup hook owns it: it stops this environment's
