@@ -1,0 +1,267 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { osChdir, readOsCwd } from '@cwdkit/core';
+import native, { createProvider, type NativeOptions, napi, sharesGeneration, strategy } from '@cwdkit/native';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { helper, inWorker, nextMessage, pwd, removeTree, scratch, sleep, threadCount } from './support.js';
+
+const MODES = ['strict', 'cached', 'watch'] as const;
+let home: string;
+let root: string;
+
+beforeEach(() => {
+  home = readOsCwd();
+  root = scratch();
+});
+
+afterEach(() => {
+  osChdir(home);
+  removeTree(root);
+});
+
+function touch(name: string): string {
+  fs.writeFileSync(path.join(root, name), '');
+  return path.join(root, name);
+}
+
+function symlink(name: string, target: string): string {
+  fs.symlinkSync(target, path.join(root, name));
+  return path.join(root, name);
+}
+
+function mkdir(name: string): string {
+  const directory = path.join(root, name);
+  fs.mkdirSync(directory, { recursive: true });
+  return directory;
+}
+
+describe('the strategy', () => {
+  it('is exported as default, strategy and createProvider', () => {
+    expect(native).toBe(strategy);
+    expect(strategy.name).toBe('native');
+    expect(createProvider().strategy).toBe('native');
+  });
+
+  it('declares what each mode can do', () => {
+    const coherent = { workerCoherent: true, chdirFromWorker: true };
+    expect(createProvider().capabilities).toEqual({ ...coherent, externalChange: 'never' });
+    expect(createProvider({ mode: 'strict' }).capabilities).toEqual({ ...coherent, externalChange: 'immediate' });
+    expect(createProvider({ mode: 'cached' }).capabilities).toEqual({ ...coherent, externalChange: 'never' });
+    using watch = createProvider({ mode: 'watch' });
+    expect(watch.capabilities).toEqual({ ...coherent, externalChange: 'bounded', boundedMs: 50 });
+    using slow = createProvider({ mode: 'watch', intervalMs: 200 });
+    expect(slow.capabilities.boundedMs).toBe(240);
+  });
+
+  it.each([
+    [null, TypeError, 'ERR_INVALID_ARG_TYPE'],
+    ['watch', TypeError, 'ERR_INVALID_ARG_TYPE'],
+    [{ mode: 'fast' }, TypeError, 'ERR_INVALID_ARG_VALUE'],
+    [{ mode: 'strict', intervalMs: 5 }, TypeError, 'ERR_INVALID_ARG_VALUE'],
+    [{ mode: 'watch', intervalMs: '5' }, TypeError, 'ERR_INVALID_ARG_TYPE'],
+    [{ mode: 'watch', intervalMs: 0 }, RangeError, 'ERR_OUT_OF_RANGE'],
+    [{ mode: 'watch', intervalMs: -1 }, RangeError, 'ERR_OUT_OF_RANGE'],
+    [{ mode: 'watch', intervalMs: 1.5 }, RangeError, 'ERR_OUT_OF_RANGE'],
+    [{ mode: 'watch', intervalMs: Number.NaN }, RangeError, 'ERR_OUT_OF_RANGE'],
+    [{ mode: 'watch', intervalMs: Number.POSITIVE_INFINITY }, RangeError, 'ERR_OUT_OF_RANGE'],
+  ])('refuses the options %j with %s %s, starting nothing', (options, type, code) => {
+    const threads = threadCount();
+    expect(() => createProvider(options as NativeOptions)).toThrow(expect.objectContaining({ code }));
+    expect(() => createProvider(options as NativeOptions)).toThrow(type);
+    expect(threadCount()).toBe(threads);
+  });
+});
+
+describe.each(MODES)('mode %s: chdir', (mode) => {
+  it.each([
+    ['ENOENT', () => path.join(root, 'missing')],
+    ['ENOTDIR', () => touch('file')],
+    ['ENAMETOOLONG', () => path.join(root, 'x'.repeat(300))],
+    ['ENOENT', () => ''],
+    ['ELOOP', () => symlink('loop', 'loop')],
+  ])('fails with %s shaped like Node, leaving everything as it was', (code, target) => {
+    using provider = createProvider({ mode });
+    provider.chdir(root);
+    const dest = target();
+    const errno = -((os.constants.errno as Record<string, number>)[code] as number);
+    expect(() => provider.chdir(dest)).toThrow(
+      expect.objectContaining({ code, errno, syscall: 'chdir', path: root, dest }),
+    );
+    expect(provider.cwd()).toBe(root);
+    expect(readOsCwd()).toBe(root);
+  });
+
+  it('reads a cwd longer than PATH_MAX in full', () => {
+    using provider = createProvider({ mode });
+    provider.chdir(root);
+    const segment = 's'.repeat(250);
+    let expected = root;
+    while (expected.length <= 5000) {
+      fs.mkdirSync(segment);
+      provider.chdir(segment);
+      expected += `/${segment}`;
+    }
+    expect(provider.cwd()).toBe(expected);
+    expect(pwd()).toBe(expected);
+    provider.chdir(root);
+    expect(provider.cwd()).toBe(root);
+  });
+});
+
+describe('a chdir(2) made by other native code', () => {
+  it('strict sees it on the next call', () => {
+    using provider = createProvider({ mode: 'strict' });
+    for (const name of ['a', 'b', 'c']) {
+      provider.cwd();
+      expect(helper.chdir(mkdir(name))).toBe(0);
+      expect(provider.cwd()).toBe(path.join(root, name));
+    }
+  });
+
+  it('cached keeps its answer until invalidate(), on every thread', async () => {
+    using provider = createProvider({ mode: 'cached' });
+    provider.chdir(root);
+    expect(provider.cwd()).toBe(root);
+    const { worker, messages } = inWorker(`
+      const provider = native.createProvider();
+      parentPort.postMessage(provider.cwd());
+      parentPort.once('message', () => {
+        parentPort.postMessage(provider.cwd());
+        parentPort.once('message', () => parentPort.postMessage(provider.cwd()));
+      });`);
+    expect(await nextMessage(worker)).toBe(root);
+    const target = mkdir('behind');
+    expect(helper.chdir(target)).toBe(0);
+    sleep(50);
+    expect(provider.cwd()).toBe(root); // 'never': declared, and true
+    worker.postMessage('read');
+    expect(await nextMessage(worker)).toBe(root);
+    provider.invalidate();
+    expect(provider.cwd()).toBe(target);
+    worker.postMessage('read');
+    await messages;
+    expect((await messages).at(-1)).toBe(target);
+  });
+
+  it.each([undefined, 2, 30])('watch (intervalMs %s) sees it within boundedMs', (intervalMs) => {
+    using provider = createProvider({ mode: 'watch', intervalMs });
+    const bound = provider.capabilities.boundedMs as number;
+    for (const name of ['a', 'b', 'c']) {
+      provider.cwd();
+      const target = mkdir(name);
+      expect(helper.chdir(target)).toBe(0);
+      const started = performance.now();
+      while (provider.cwd() !== target) {
+        // Scheduling slack on a busy machine, as the conformance suite allows; never noticing still fails.
+        expect(performance.now() - started).toBeLessThan(bound + 250);
+        sleep(1);
+      }
+    }
+  });
+
+  it('watch notices a deleted cwd', () => {
+    using provider = createProvider({ mode: 'watch', intervalMs: 2 });
+    provider.chdir(mkdir('doomed'));
+    expect(provider.cwd()).toBe(path.join(root, 'doomed'));
+    fs.rmdirSync(path.join(root, 'doomed'));
+    const started = performance.now();
+    for (;;) {
+      try {
+        provider.cwd();
+      } catch (error) {
+        expect(error).toMatchObject({ code: 'ENOENT', syscall: 'uv_cwd' });
+        break;
+      }
+      expect(performance.now() - started).toBeLessThan((provider.capabilities.boundedMs as number) + 250);
+      sleep(1);
+    }
+  });
+});
+
+describe('threads', () => {
+  it('chdir from a worker is seen by the next cwd() of every thread', async () => {
+    using provider = createProvider();
+    provider.chdir(root);
+    expect(provider.cwd()).toBe(root);
+    const target = mkdir('from-worker');
+    const reader = inWorker(`
+      const provider = native.createProvider();
+      parentPort.postMessage(provider.cwd());
+      parentPort.once('message', () => parentPort.postMessage(provider.cwd()));`);
+    expect(await nextMessage(reader.worker)).toBe(root);
+    const writer = inWorker(`native.createProvider().chdir(workerData); parentPort.postMessage('done');`, target);
+    await writer.messages;
+    expect(provider.cwd()).toBe(target);
+    expect(readOsCwd()).toBe(target);
+    reader.worker.postMessage('read');
+    expect((await reader.messages).at(-1)).toBe(target);
+  });
+
+  it('a reader spinning on cwd() with no other call in its loop still sees a chdir', async () => {
+    using provider = createProvider();
+    provider.chdir(root);
+    const target = mkdir('spin');
+    const { worker, messages } = inWorker(
+      `
+      const provider = native.createProvider();
+      const target = workerData;
+      provider.cwd();
+      parentPort.postMessage('spinning');
+      let i = 0;
+      // No call but cwd() in this loop: a JIT that kept the generation in a register would spin for ever.
+      while (provider.cwd() !== target && i < 4e9) i++;
+      parentPort.postMessage(provider.cwd() === target);`,
+      target,
+    );
+    expect(await nextMessage(worker)).toBe('spinning');
+    sleep(20);
+    provider.chdir(target);
+    expect((await messages).at(-1)).toBe(true);
+  });
+
+  it('the generation is shared as memory on Node', () => {
+    expect(sharesGeneration).toBe(true);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('watcher threads (counted in /proc/self/task)', () => {
+  it('stop on close() and on dispose', () => {
+    const before = threadCount();
+    const provider = createProvider({ mode: 'watch' });
+    expect(threadCount()).toBe(before + 1);
+    provider.close();
+    expect(threadCount()).toBe(before);
+    {
+      using _watch = createProvider({ mode: 'watch', intervalMs: 1 });
+      expect(threadCount()).toBe(before + 1);
+    }
+    expect(threadCount()).toBe(before);
+  });
+
+  it('stop when their worker exits without closing them', async () => {
+    const before = threadCount();
+    const { worker, messages } = inWorker(`
+      for (let i = 0; i < 3; i++) native.createProvider({ mode: 'watch', intervalMs: 1 });
+      parentPort.postMessage('watching');
+      parentPort.once('message', () => {}); // stays alive until terminated`);
+    expect(await nextMessage(worker)).toBe('watching');
+    expect(threadCount()).toBeGreaterThanOrEqual(before + 3);
+    await worker.terminate();
+    await messages.catch(() => {});
+    // The worker's own threads may take a moment to go; the watchers are joined by its cleanup hook.
+    const started = performance.now();
+    while (threadCount() > before && performance.now() - started < 5000) sleep(10);
+    expect(threadCount()).toBe(before);
+  });
+});
+
+describe('napi (for the benchmarks)', () => {
+  it('noop does nothing, getcwd is the raw getcwd', () => {
+    expect(napi.noop()).toBeUndefined();
+    osChdir(root);
+    expect(napi.getcwd()).toBe(root);
+    expect(helper.chdir(mkdir('raw'))).toBe(0);
+    expect(napi.getcwd()).toBe(path.join(root, 'raw'));
+  });
+});
