@@ -50,7 +50,7 @@ function warmUp(fn: () => void, budgetNs: number): number {
 
 /** One row through mitata, reduced to what the report keeps. */
 export async function measureFn(fn: () => void, minCpuTimeMs: number): Promise<Measurement> {
-  const cost = warmUp(fn, Math.min(minCpuTimeMs / 2, 25) * 1e6);
+  const cost = warmUp(fn, Math.min(minCpuTimeMs / 2, 15) * 1e6);
   // Batch as many calls per sample as make SAMPLE_NS (a multiple of mitata's unroll of 4, at most its 4096).
   const batch = Math.max(4, Math.min(4096, 4 * 2 ** Math.floor(Math.log2(SAMPLE_NS / Math.max(cost, 0.01) / 4))));
   const stats = await measure(fn, {

@@ -1,6 +1,6 @@
 import process from 'node:process';
 import { type LoadedStrategy, type ScenarioResult, scenarios, timerResolutionNs } from '@cwdkit/benchmarks';
-import { runtime, type StrategyDefinition } from '@cwdkit/core';
+import { type CwdCapabilities, runtime, type StrategyDefinition } from '@cwdkit/core';
 
 /** What the orchestrator asks one child process to measure. */
 export interface ChildSpec {
@@ -14,6 +14,8 @@ export interface ChildSpec {
 export interface ChildResult extends ScenarioResult {
   readonly runtime: { readonly name: string; readonly version: string };
   readonly timerResolutionNs: number;
+  /** The strategy's capabilities on this runtime: they may differ from Node's (naive on Deno is coherent). */
+  readonly capabilities: CwdCapabilities;
 }
 
 /** The child prints one line that starts with this, so that anything else a strategy prints cannot confuse it. */
@@ -34,6 +36,9 @@ export async function runChild(spec: ChildSpec): Promise<void> {
     definition: module.default as StrategyDefinition<unknown>,
     module,
   };
+  const probe = strategy.definition.create();
+  const capabilities = probe.capabilities;
+  probe.close();
   const timer = timerResolutionNs();
   const result = await scenario.run({
     strategy,
@@ -45,6 +50,7 @@ export async function runChild(spec: ChildSpec): Promise<void> {
     ...result,
     runtime: { name: runtime, version: runtimeVersion() },
     timerResolutionNs: timer,
+    capabilities,
   };
   process.stdout.write(`${RESULT_MARKER}${JSON.stringify(output)}\n`);
 }

@@ -121,7 +121,10 @@ export function renderHtml(report: Report): string {
     }
     sections.push(`<h2>${runtime} ${escapeHtml(env.runtimes[runtime] ?? '')}</h2>${blocks.join('')}`);
   }
-  const coherent = new Map(report.strategies.map((s) => [s.name as string, s.capabilities?.workerCoherent]));
+  // Capabilities as each runtime reported them (naive is coherent on Deno only).
+  const coherent = new Map(
+    report.jobs.map((job) => [`${job.runtime} ${job.strategy}`, job.result?.capabilities?.workerCoherent]),
+  );
   const staleRows = report.summary.filter((row) => row.stale);
   const staleTable = staleRows.length
     ? table(
@@ -129,7 +132,7 @@ export function renderHtml(report: Report): string {
         staleRows.map((row) => [
           row.runtime,
           escapeHtml(rowName(row)),
-          row.strategy ? String(coherent.get(row.strategy) ?? '–') : 'runtime',
+          row.strategy ? String(coherent.get(`${row.runtime} ${row.strategy}`) ?? '–') : 'runtime',
           formatStale(row.stale),
         ]),
       )
