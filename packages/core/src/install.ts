@@ -55,15 +55,17 @@ export function install(provider: CwdProvider): () => void {
   let active = true;
   // A library that wraps process.cwd while we are installed (graceful-fs does) keeps a reference to our function;
   // after uninstall that reference must still work, so each replacement falls back to its original.
-  const replacement = ({ key, original }: Slot) =>
+  const replacement = ({ owner, key, original }: Slot) =>
     key === 'cwd'
       ? function cwd(this: unknown): string {
           return active ? provider.cwd() : (original.call(this) as string);
         }
       : function chdir(this: unknown, directory: string | URL): void {
           if (!active) return void original.call(this, directory);
-          // Deno.chdir also takes a file: URL.
-          provider.chdir(directory instanceof URL ? fileURLToPath(directory) : directory);
+          // Deno.chdir also takes a file: URL; process.chdir does not, and keeps refusing one.
+          provider.chdir(
+            owner !== process && directory instanceof URL ? fileURLToPath(directory) : (directory as string),
+          );
         };
   for (const slot of slots) {
     const value = replacement(slot);

@@ -67,9 +67,11 @@ describe('install()', () => {
       expect(() => process.chdir(missing)).toThrow(
         expect.objectContaining({ code: 'ENOENT', syscall: 'chdir', path: scratch, dest: missing }),
       );
-      expect(() => process.chdir(42 as unknown as string)).toThrow(
-        expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }),
-      );
+      for (const wrong of [42, new URL(`file://${scratch}`)]) {
+        expect(() => process.chdir(wrong as unknown as string)).toThrow(
+          expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }),
+        );
+      }
       expect(readOsCwd()).toBe(scratch);
       expect(process.cwd()).toBe(scratch);
     } finally {
