@@ -15,14 +15,14 @@ export interface NativeOptions {
   /** 'strict': ask the OS on every call; 'cached' (default): a cache kept coherent across threads; 'watch': cached,
    *  plus a native thread that notices a chdir(2) made behind our back within boundedMs. */
   mode?: NativeMode;
-  /** Mode 'watch' only: how often the thread polls getcwd, in whole milliseconds. Default 10. */
+  /** Mode 'watch' only: how often the thread polls getcwd, in whole milliseconds. Default 20. */
   intervalMs?: number;
 }
 
 const MODES: readonly NativeMode[] = ['strict', 'cached', 'watch'];
-const DEFAULT_INTERVAL_MS = 10;
+const DEFAULT_INTERVAL_MS = 20;
 /** A change is seen at the watcher's next poll; the rest is room for a busy scheduler. */
-const SCHEDULING_SLACK_MS = 40;
+const SCHEDULING_SLACK_MS = 30;
 
 function parseOptions(options: NativeOptions | undefined): { mode: NativeMode; intervalMs: number } {
   if (options === undefined) return { mode: 'cached', intervalMs: DEFAULT_INTERVAL_MS };

@@ -51,7 +51,7 @@ describe('the strategy', () => {
     using watch = createProvider({ mode: 'watch' });
     expect(watch.capabilities).toEqual({ ...coherent, externalChange: 'bounded', boundedMs: 50 });
     using slow = createProvider({ mode: 'watch', intervalMs: 200 });
-    expect(slow.capabilities.boundedMs).toBe(240);
+    expect(slow.capabilities.boundedMs).toBe(230);
   });
 
   it.each([
