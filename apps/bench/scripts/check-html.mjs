@@ -105,22 +105,21 @@ try {
   if (!dom.includes('<h1>cwdkit benchmark report</h1>'))
     fail('Chromium did not render the report (no title in the DOM)');
 
-  // 2. Every strategy the run measured has a bar in the charts of every runtime it ran on.
+  // 2. Every strategy the run measured has a bar in the chart of every scenario and runtime it was measured in.
   const sections = dom.split(/<section class="scenario" /).slice(1);
   if (sections.length === 0) fail('the report has no scenario section');
   const missing = [];
   const runtimes = new Set(report.summary.map((row) => row.runtime));
   const measured = new Set(report.summary.filter((row) => row.strategy).map((row) => row.strategy));
-  for (const runtime of runtimes) {
-    const labels = sections
-      .filter((section) => section.startsWith(`data-runtime="${runtime}"`))
-      .flatMap((section) => [...section.matchAll(/<text[^>]*class="label"[^>]*>([^<]*)</g)].map((match) => match[1]));
-    for (const strategy of measured) {
-      if (
-        !labels.some((label) => label === strategy || label.startsWith(`${strategy}:`) || label === `${strategy} *`)
-      ) {
-        missing.push(`${strategy} on ${runtime}`);
-      }
+  const expected = new Set(
+    report.summary.filter((row) => row.strategy).map((row) => `${row.runtime}|${row.scenario}|${row.strategy}`),
+  );
+  for (const key of expected) {
+    const [runtime, scenario, strategy] = key.split('|');
+    const section = sections.find((text) => text.startsWith(`data-runtime="${runtime}" data-scenario="${scenario}"`));
+    const labels = [...(section ?? '').matchAll(/<text[^>]*class="label"[^>]*>([^<]*)</g)].map((match) => match[1]);
+    if (!labels.some((label) => label.replace(/ \*$/, '') === strategy || label.startsWith(`${strategy}: `))) {
+      missing.push(`${strategy} in ${scenario} on ${runtime}`);
     }
   }
   if (missing.length > 0) fail(`no bar for ${missing.join(', ')}`);

@@ -54,3 +54,25 @@ describe('resolveRuntime', () => {
     expect(resolveRuntime('node')).toMatchObject({ command: process.execPath, version: process.versions.node });
   });
 });
+
+describe('discoverStrategy', () => {
+  it('reports a strategy whose package is missing as not installed, with what to do', async () => {
+    const { discoverStrategy } = await import('../src/strategies.js');
+    const missing = await discoverStrategy('no-such-strategy' as never);
+    expect(missing).toEqual({
+      name: 'no-such-strategy',
+      installed: false,
+      reason: 'not installed (npm install @cwdkit/no-such-strategy)',
+    });
+  });
+
+  it('loads an installed one, with its capabilities', async () => {
+    const { discoverStrategy } = await import('../src/strategies.js');
+    const naive = await discoverStrategy('naive');
+    expect(naive.installed).toBe(true);
+    expect(naive.capabilities).toMatchObject({
+      workerCoherent: expect.any(Boolean),
+      chdirFromWorker: expect.any(Boolean),
+    });
+  });
+});
