@@ -1,0 +1,46 @@
+import { osChdir, readOsCwd } from '@cwdkit/core';
+import { createProvider } from '@cwdkit/sab-atomics';
+import { afterAll, afterEach, expect, it } from 'vitest';
+// @ts-expect-error: a plain JavaScript fixture, shared with the scripts that run under Bun and Deno
+import { answeringWorker, ask } from './fixtures/ask.mjs';
+// @ts-expect-error: as above
+import { scratchDirectories } from './fixtures/scratch.mjs';
+
+const home = process.cwd();
+const { dirs, remove } = scratchDirectories(3, 'cwdkit-sab-');
+afterEach(() => osChdir(home));
+afterAll(remove);
+
+it('declares what it does on Node', () => {
+  expect(createProvider().capabilities).toEqual({
+    workerCoherent: true,
+    chdirFromWorker: false,
+    externalChange: 'never',
+  });
+});
+
+it('the main thread trusts its own chdirs: a chdir behind its back is seen only after invalidate()', () => {
+  const provider = createProvider();
+  provider.chdir(dirs[0]);
+  expect(provider.cwd()).toBe(dirs[0]); // read once after the chdir, then cached
+  osChdir(dirs[1]);
+  expect(provider.cwd()).toBe(dirs[0]);
+  provider.invalidate();
+  expect(provider.cwd()).toBe(dirs[1]);
+});
+
+it('invalidate() on the main thread makes the workers ask the OS too', async () => {
+  const provider = createProvider();
+  provider.chdir(dirs[0]);
+  const worker = await answeringWorker({ module: '@cwdkit/sab-atomics' });
+  try {
+    expect((await ask(worker)).cwd).toBe(dirs[0]);
+    osChdir(dirs[2]); // behind every provider's back: the worker keeps its cache
+    expect((await ask(worker)).cwd).toBe(dirs[0]);
+    provider.invalidate();
+    expect((await ask(worker)).cwd).toBe(dirs[2]);
+    expect(readOsCwd()).toBe(dirs[2]);
+  } finally {
+    await worker.terminate();
+  }
+});
