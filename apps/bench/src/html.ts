@@ -12,13 +12,17 @@ const PLOT_WIDTH = 460;
 const ROW_HEIGHT = 26;
 const AXIS_HEIGHT = 34;
 
-/** Ticks of a log axis: 1, 2, 5 × powers of ten inside [low, high]. */
-function ticks(low: number, high: number): number[] {
+/** Ticks of a log axis: 1, 2, 5 × powers of ten inside [low, high], thinned to one per `minGap` of the axis. */
+function ticks(low: number, high: number, x: (value: number) => number, minGap: number): number[] {
   const found: number[] = [];
   for (let power = Math.floor(Math.log10(low)); power <= Math.ceil(Math.log10(high)); power++) {
     for (const step of [1, 2, 5]) {
       const value = step * 10 ** power;
-      if (value >= low && value <= high) found.push(value);
+      if (value < low || value > high) continue;
+      const last = found.at(-1);
+      // Keep 1× always: it is the baseline's line.
+      if (last === undefined || x(value) - x(last) >= minGap) found.push(value);
+      else if (value === 1) found[found.length - 1] = 1;
     }
   }
   return found;
@@ -41,10 +45,10 @@ export function chart(rows: readonly RowSummary[]): string {
     LABEL_WIDTH + ((Math.log(value) - Math.log(low)) / (Math.log(high) - Math.log(low))) * PLOT_WIDTH;
   const height = plotted.length * ROW_HEIGHT + AXIS_HEIGHT;
   const parts: string[] = [];
-  for (const tick of ticks(low, high)) {
+  for (const tick of ticks(low, high, x, 52)) {
     parts.push(
       `<line x1="${x(tick)}" x2="${x(tick)}" y1="0" y2="${height - AXIS_HEIGHT + 4}" class="grid"/>`,
-      `<text x="${x(tick)}" y="${height - AXIS_HEIGHT + 18}" class="tick">${Number(tick.toPrecision(1))}×</text>`,
+      `<text x="${x(tick)}" y="${height - AXIS_HEIGHT + 18}" class="tick">${tick < 1e-3 || tick >= 1e4 ? tick.toExponential(0) : Number(tick.toPrecision(1))}×</text>`,
     );
   }
   plotted.forEach((row, index) => {
@@ -74,15 +78,20 @@ export function chart(rows: readonly RowSummary[]): string {
 }
 
 function table(head: string[], rows: string[][]): string {
-  const cells = (tag: string, row: string[]) => `<tr>${row.map((cell) => `<${tag}>${cell}</${tag}>`).join('')}</tr>`;
-  return `<table><thead>${cells('th', head)}</thead><tbody>${rows.map((row) => cells('td', row)).join('')}</tbody></table>`;
+  // Figures right-aligned, words left-aligned; a column's header follows its figures.
+  const numeric = (cell: string | undefined) => cell !== undefined && /^[\d–]/.test(cell);
+  const figures = head.map((_, column) => rows.some((row) => numeric(row[column])));
+  const cells = (tag: string, row: string[], aligned: (cell: string, column: number) => boolean) =>
+    `<tr>${row.map((cell, column) => `<${tag}${aligned(cell, column) ? ' class="n"' : ''}>${cell}</${tag}>`).join('')}</tr>`;
+  const body = rows.map((row) => cells('td', row, (cell) => numeric(cell))).join('');
+  return `<table><thead>${cells('th', head, (_, column) => column > 0 && (figures[column] ?? false))}</thead><tbody>${body}</tbody></table>`;
 }
 
 const STYLE = `
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;color:#1d1d1f;background:#fff;padding:0 16px}
 h1{font-size:24px}h2{font-size:19px;margin-top:36px;border-bottom:1px solid #ddd}h3{font-size:16px;margin-bottom:2px}
 .seed{color:#555;margin:0 0 8px}table{border-collapse:collapse;margin:8px 0 4px}
-td,th{padding:3px 10px;border-bottom:1px solid #eee;text-align:right}td:first-child,th:first-child{text-align:left}
+td,th{padding:3px 10px;border-bottom:1px solid #eee;text-align:left}.n{text-align:right}
 .grid{stroke:#e4e4e4}.one{stroke:#333;stroke-width:1.5}.tick{font-size:11px;text-anchor:middle;fill:#555}
 .label{font-size:12px;text-anchor:end;fill:#1d1d1f}.value{font-size:11px;fill:#333}
 .bar.faster{fill:#2e9e5b}.bar.slower{fill:#d1495b}.bar.baseline{fill:#555}.bar.reference{fill:#6c8ebf}
@@ -119,13 +128,15 @@ export function renderHtml(report: Report): string {
         '</section>',
       );
     }
-    sections.push(`<h2>${runtime} ${escapeHtml(env.runtimes[runtime] ?? '')}</h2>${blocks.join('')}`);
+    sections.push(`<h2 id="${runtime}">${runtime} ${escapeHtml(env.runtimes[runtime] ?? '')}</h2>${blocks.join('')}`);
   }
   // Capabilities as each runtime reported them (naive is coherent on Deno only).
   const coherent = new Map(
     report.jobs.map((job) => [`${job.runtime} ${job.strategy}`, job.result?.capabilities?.workerCoherent]),
   );
-  const staleRows = report.summary.filter((row) => row.stale);
+  const staleRows = report.options.runtimes.flatMap((runtime) =>
+    scenarioRows(report.summary, runtime, 'worker-read').filter((row) => row.stale),
+  );
   const staleTable = staleRows.length
     ? table(
         ['runtime', 'reader', 'workerCoherent', 'stale / reads'],
@@ -183,11 +194,11 @@ ${failed}
 <h2>Strategies</h2>${strategies}
 ${sections.join('\n')}
 ${skipped.join('')}
-<h2>Stale reads (worker-read)</h2>
+<h2 id="stale">Stale reads (worker-read)</h2>
 <p>Readers bracket each read with two loads of the generation the main thread publishes after each chdir; a read is stale
 when it matches no directory that was current between the two loads.</p>
 ${staleTable}
-<h2>Environment</h2>${environment}
+<h2 id="environment">Environment</h2>${environment}
 </body></html>
 `;
 }
