@@ -23,5 +23,7 @@ for (const intervalMs of [1, 10, 20, 100]) {
   const elapsed = Number(process.hrtime.bigint() - started);
   provider.close();
   const percent = (100 * used) / elapsed;
-  console.log(`| ${intervalMs}${intervalMs === 20 ? ' (default)' : ''} | ${1000 / intervalMs} | ${(used / 1e6).toFixed(1)} ms | ${percent.toFixed(3)}% |`);
+  console.log(
+    `| ${intervalMs}${intervalMs === 20 ? ' (default)' : ''} | ${1000 / intervalMs} | ${(used / 1e6).toFixed(1)} ms | ${percent.toFixed(3)}% |`,
+  );
 }
