@@ -32,15 +32,23 @@ static_assert(sizeof(std::atomic<int32_t>) == sizeof(int32_t), "JS reads the gen
 template <typename Done>
 int ReadCwd(Done done) {
   char small[4096];
-  if (::getcwd(small, sizeof small) != nullptr) return done(small), 0;
+  if (::getcwd(small, sizeof small) != nullptr) {
+    done(small);
+    return 0;
+  }
   // glibc reports a path longer than the kernel's page as ENAMETOOLONG from the syscall, then walks ".." itself
   // when given a larger buffer; everyone reports a too-small buffer as ERANGE.
-  for (size_t size = 2 * sizeof small; errno == ERANGE || errno == ENAMETOOLONG; size *= 2) {
+  int error = errno;
+  for (size_t size = 2 * sizeof small; error == ERANGE || error == ENAMETOOLONG; size *= 2) {
     if (size > (size_t{1} << 24)) return ENAMETOOLONG;
     std::unique_ptr<char[]> large(new char[size]);
-    if (::getcwd(large.get(), size) != nullptr) return done(large.get()), 0;
+    if (::getcwd(large.get(), size) != nullptr) {
+      done(large.get());
+      return 0;
+    }
+    error = errno;
   }
-  return errno;
+  return error;
 }
 
 const char* ErrnoName(int error) {

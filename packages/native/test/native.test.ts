@@ -1,10 +1,13 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { osChdir, readOsCwd } from '@cwdkit/core';
 import native, { createProvider, type NativeOptions, napi, sharesGeneration, strategy } from '@cwdkit/native';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { helper, inWorker, nextMessage, pwd, removeTree, scratch, sleep, threadCount } from './support.js';
+import { distCjs, helper, inWorker, nextMessage, pwd, removeTree, scratch, sleep, threadCount } from './support.js';
 
 const MODES = ['strict', 'cached', 'watch'] as const;
 let home: string;
@@ -220,6 +223,17 @@ describe('threads', () => {
     expect((await messages).at(-1)).toBe(true);
   });
 
+  it('an ESM and a CommonJS copy of the package in one thread agree', () => {
+    const cjs = createRequire(import.meta.url)(distCjs) as typeof import('@cwdkit/native');
+    expect(cjs.strategy).not.toBe(strategy); // really two copies
+    using esmProvider = createProvider();
+    using cjsProvider = cjs.createProvider();
+    esmProvider.chdir(root);
+    expect(cjsProvider.cwd()).toBe(root);
+    cjsProvider.chdir(mkdir('cjs'));
+    expect(esmProvider.cwd()).toBe(path.join(root, 'cjs'));
+  });
+
   it('the generation is shared as memory on Node', () => {
     expect(sharesGeneration).toBe(true);
   });
@@ -235,6 +249,20 @@ describe.skipIf(process.platform !== 'linux')('watcher threads (counted in /proc
     {
       using _watch = createProvider({ mode: 'watch', intervalMs: 1 });
       expect(threadCount()).toBe(before + 1);
+    }
+    expect(threadCount()).toBe(before);
+  });
+
+  it('stop when an unclosed provider is garbage-collected', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const before = threadCount();
+    (() => createProvider({ mode: 'watch' }).cwd())();
+    expect(threadCount()).toBe(before + 1);
+    const started = performance.now();
+    while (threadCount() > before && performance.now() - started < 5000) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(threadCount()).toBe(before);
   });
