@@ -66,10 +66,20 @@ function stale(row) {
 
 const lines = [];
 const env = report.environment;
+const name = path.basename(file, '.json');
+const { rounds, workers, quick } = report.options;
+const command =
+  `npm run build && npx cwdkit-bench --runtime ${runtimes.join(',')} --rounds ${rounds}` +
+  `${workers === 2 ? '' : ` --workers ${workers}`}${quick ? ' --quick' : ''}` +
+  ` --json benchmarks/results/${name}.json --html benchmarks/results/${name}.html`;
 lines.push(
-  `Recorded ${env.date.slice(0, 10)} on ${env.cpu} (${env.cores} cores), ${runtimes.map((r) => `${r} ${env.runtimes[r]}`).join(', ')}; ` +
-    `${report.options.rounds} rounds. File: \`benchmarks/results/${path.basename(file)}\`. Repeat: ` +
-    '`npm run bench -- --runtime node,bun,deno --json benchmarks/results/<date>.json --html benchmarks/results/<date>.html`.',
+  `Recorded ${env.date.slice(0, 16).replace('T', ' ')} UTC on ${env.cpu} (${env.cores} cores), ` +
+    `${runtimes.map((r) => `${r} ${env.runtimes[r]}`).join(', ')}; ${rounds} rounds; strategies: ${strategies.join(', ')}.`,
+  `Report: [\`results/${name}.html\`](results/${name}.html), every round in [\`results/${name}.json\`](results/${name}.json). To repeat:`,
+  '',
+  '```sh',
+  command,
+  '```',
   '',
   "Speed-up = the baseline's time ÷ the strategy's, measured in the same process, geometric mean over rounds (95% CI).",
   "`vs cached string` is the strategy's time ÷ a closure returning a cached string (1× = as fast as a cached string).",

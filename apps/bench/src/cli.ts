@@ -9,7 +9,7 @@ import { type ChildSpec, runChild } from './child.js';
 import { renderHtml } from './html.js';
 import { environment, failures, harness, type Report, renderTable } from './report.js';
 import { type JobRecord, planJobs, progress, runJob } from './run.js';
-import { resolveRuntime } from './runtimes.js';
+import { type RuntimeCommand, resolveRuntime } from './runtimes.js';
 import { discoverStrategies, type StrategyInfo } from './strategies.js';
 import { summarize } from './summary.js';
 
@@ -55,7 +55,14 @@ async function bench(options: BenchOptions): Promise<number> {
     );
     return 1;
   }
-  const runtimes = options.runtimes.map(resolveRuntime);
+  let runtimes: RuntimeCommand[];
+  try {
+    runtimes = options.runtimes.map(resolveRuntime);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_CWDKIT_NO_RUNTIME') throw error;
+    process.stderr.write(`cwdkit-bench: ${(error as Error).message}\n`);
+    return 1;
+  }
   const chosen = scenarios.filter((scenario) => options.scenarios.includes(scenario.name));
   const { jobs, skipped } = planJobs(options, chosen, selected);
   for (const skip of skipped) process.stderr.write(`note: ${skip.scenario} skipped: ${skip.reason}\n`);
