@@ -64,7 +64,8 @@ async function bench(options: BenchOptions): Promise<number> {
     return 1;
   }
   const chosen = scenarios.filter((scenario) => options.scenarios.includes(scenario.name));
-  const { jobs, skipped } = planJobs(options, chosen, selected);
+  const unavailable = Object.fromEntries(strategies.filter((s) => !s.installed).map((s) => [s.name, `is ${s.reason}`]));
+  const { jobs, skipped } = planJobs(options, chosen, selected, unavailable);
   for (const skip of skipped) process.stderr.write(`note: ${skip.scenario} skipped: ${skip.reason}\n`);
 
   const records: JobRecord[] = [];

@@ -36,14 +36,16 @@ export function planJobs(
   options: Pick<BenchOptions, 'rounds' | 'runtimes'>,
   scenarios: readonly Scenario[],
   strategies: readonly StrategyName[],
+  /** Why a strategy that is not in `strategies` is missing (not installed, and what to do). */
+  unavailable: Partial<Record<StrategyName, string>> = {},
 ): { jobs: Job[]; skipped: Skip[] } {
   const skipped: Skip[] = [];
   const perScenario = scenarios.map((scenario) => {
     const only = scenario.strategies;
     const applicable = only ? strategies.filter((name) => only.includes(name)) : [...strategies];
     if (only && applicable.length === 0) {
-      const wanted = only.map((name) => `@cwdkit/${name}`).join(', ');
-      skipped.push({ scenario: scenario.name, reason: `needs ${wanted}, which is not installed or not selected` });
+      const why = only.map((name) => `@cwdkit/${name} ${unavailable[name] ?? 'was not selected (--strategy)'}`);
+      skipped.push({ scenario: scenario.name, reason: `needs ${only.join(' or ')}: ${why.join('; ')}` });
     }
     return { scenario: scenario.name, strategies: applicable };
   });

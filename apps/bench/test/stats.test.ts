@@ -1,6 +1,6 @@
 import type { RowResult } from '@cwdkit/benchmarks';
 import { describe, expect, it } from 'vitest';
-import type { JobRecord } from '../src/run.js';
+import { type JobRecord, planJobs } from '../src/run.js';
 import { median, ratioInterval, t975 } from '../src/stats.js';
 import { FLAGS, summarize } from '../src/summary.js';
 
@@ -125,5 +125,48 @@ describe('summarize', () => {
   it('skips failed jobs', () => {
     const failed: JobRecord = { ...(records[0] as JobRecord), result: undefined, error: 'exit code 1' };
     expect(summarize([failed])).toEqual([]);
+  });
+});
+
+describe('planJobs', () => {
+  const scenario = (name: string, strategies?: ['native']) => ({
+    name,
+    description: '',
+    seed: '',
+    ...(strategies ? { strategies } : {}),
+    run: async () => ({ rows: [], checks: [] }),
+  });
+
+  it('runs every strategy once per round, in the opposite order on odd rounds', () => {
+    const { jobs } = planJobs(
+      { rounds: 2, runtimes: ['node', 'bun'] },
+      [scenario('cwd-hot')],
+      ['naive', 'sab-atomics'],
+    );
+    expect(jobs.map((job) => `${job.round} ${job.runtime} ${job.strategy} ${job.reverse}`)).toEqual([
+      '0 node naive false',
+      '0 node sab-atomics false',
+      '0 bun naive false',
+      '0 bun sab-atomics false',
+      '1 node sab-atomics true',
+      '1 node naive true',
+      '1 bun sab-atomics true',
+      '1 bun naive true',
+    ]);
+  });
+
+  it('skips a scenario whose strategy is missing, with the reason', () => {
+    const napi = scenario('napi-call', ['native']);
+    const missing = planJobs({ rounds: 1, runtimes: ['node'] }, [napi], ['naive'], {
+      native: 'is not installed (npm install @cwdkit/native)',
+    });
+    expect(missing.jobs).toEqual([]);
+    expect(missing.skipped).toEqual([
+      { scenario: 'napi-call', reason: 'needs native: @cwdkit/native is not installed (npm install @cwdkit/native)' },
+    ]);
+    expect(planJobs({ rounds: 1, runtimes: ['node'] }, [napi], ['naive']).skipped[0]?.reason).toBe(
+      'needs native: @cwdkit/native was not selected (--strategy)',
+    );
+    expect(planJobs({ rounds: 1, runtimes: ['node'] }, [napi], ['naive', 'native']).jobs).toHaveLength(1);
   });
 });
