@@ -55,6 +55,11 @@ describe.each(runtimes)('a process that ends at each stage of the addon’s life
     },
   );
 
+  it.skipIf(!prefix || process.platform !== 'linux')('leaves no watch thread behind when workers end', async () => {
+    const ended = await run([...(prefix as string[]), fixture('worker-watchers.mjs')], 60_000);
+    expect(ended, `${ended.stdout}${ended.stderr}`).toMatchObject({ status: 0, signal: null });
+  });
+
   it.skipIf(!prefix)('exits with its error after throwing while a watcher runs', async () => {
     const ended = await run([...(prefix as string[]), fixture('exit-at.mjs'), 'throw-while-watching'], 30_000);
     expect(ended.signal).toBeNull();

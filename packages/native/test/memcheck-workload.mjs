@@ -15,7 +15,7 @@ const watch = createProvider({ mode: 'watch', intervalMs: 1 });
 if (!isMainThread) {
   strict.chdir(workerData);
   assert.equal(cached.cwd(), workerData);
-  createProvider({ mode: 'watch', intervalMs: 1 }); // left running: the environment's cleanup hook stops it
+  globalThis.watching = createProvider({ mode: 'watch', intervalMs: 1 }); // left open: the cleanup hook stops it
 } else {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cwdkit-memcheck-')));
   try {

@@ -270,7 +270,7 @@ describe.skipIf(process.platform !== 'linux')('watcher threads (counted in /proc
   it('stop when their worker exits without closing them', async () => {
     const before = threadCount();
     const { worker, messages } = inWorker(`
-      for (let i = 0; i < 3; i++) native.createProvider({ mode: 'watch', intervalMs: 1 });
+      globalThis.watching = [1, 2, 3].map(() => native.createProvider({ mode: 'watch', intervalMs: 1 }));
       parentPort.postMessage('watching');
       parentPort.once('message', () => {}); // stays alive until terminated`);
     expect(await nextMessage(worker)).toBe('watching');
