@@ -1,0 +1,169 @@
+import {
+  buildProvider,
+  type CwdCapabilities,
+  type CwdProvider,
+  codedError,
+  defineStrategy,
+  isMainThread,
+  osChdir,
+  readOsCwd,
+  runtime,
+  sharedMemory,
+  threadState,
+} from '@cwdkit/core';
+
+/** The layout version is part of the key, so two copies with different layouts never share one buffer. */
+const KEY = 'mutex.v1';
+/** Bytes of path the shared memory holds; a longer cwd is published as "ask the OS". */
+export const CAPACITY = 1024;
+// The layout, in 32-bit words: the sequence number, the path's length in bytes, then the path in UTF-8.
+const SEQUENCE = 0;
+const LENGTH = 1;
+const DATA = 2;
+/** LENGTH when the path is not in shared memory (too long, or unreadable): a cwd is never empty. */
+const ASK_OS = 0;
+/** Sequence numbers stay in 0..2^31-1, so these never match one. */
+const MASK = 0x7fffffff;
+const NONE = -1;
+const INVALIDATED = -2;
+/** Copies tried while the writer keeps overlapping; then the OS is asked instead of waiting. */
+const ATTEMPTS = 64;
+
+interface State {
+  /** Undefined in a worker created before this package loaded on the main thread. */
+  readonly shared: Int32Array | undefined;
+  /** This thread's cached cwd; on the main thread, undefined means "ask the OS next time". */
+  cwd: string | undefined;
+  /** In a worker: the sequence number `cwd` was read under, or NONE / INVALIDATED. */
+  seen: number;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+/** Private space: the writer encodes into it, a reader copies into it and decodes. */
+const words = new Int32Array(CAPACITY / 4);
+const bytes = new Uint8Array(words.buffer);
+
+// One state per thread, shared by every provider and by the ESM and CJS copies of this package. The main thread
+// creates the buffer when the package loads, so every worker created afterwards finds it (trap 3).
+const state = threadState<State>(KEY, () => {
+  const memory = sharedMemory(KEY, (DATA + CAPACITY / 4) * 4);
+  const shared = memory && new Int32Array(memory);
+  if (shared && isMainThread) publish(shared, tryReadOsCwd());
+  return { shared, cwd: undefined, seen: NONE };
+});
+const { shared } = state;
+
+function tryReadOsCwd(): string | undefined {
+  try {
+    return readOsCwd();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The seqlock's only writer, the main thread: an odd sequence number while the words change, the next even one when
+ * they are whole. It never waits and cannot fail half-way, so the lock is never left held. Every word is written with
+ * Atomics.store and read with Atomics.load: a reader whose copy holds any word of this write sees the number change.
+ */
+function publish(shared: Int32Array, cwd: string | undefined): void {
+  let length = ASK_OS;
+  if (cwd !== undefined) {
+    const { read, written } = encoder.encodeInto(cwd, bytes);
+    if (read === cwd.length) length = written;
+  }
+  const sequence = shared[SEQUENCE] as number;
+  Atomics.store(shared, SEQUENCE, sequence + 1);
+  Atomics.store(shared, LENGTH, length);
+  for (let i = 0; i < (length + 3) >> 2; i++) Atomics.store(shared, DATA + i, words[i] as number);
+  Atomics.store(shared, SEQUENCE, (sequence + 2) & MASK);
+}
+
+const capabilities: CwdCapabilities = { workerCoherent: true, chdirFromWorker: false, externalChange: 'never' };
+
+/** Only the main thread chdirs, so its cache needs no check: it is replaced by its own chdir. */
+function mainCwd(): string {
+  return state.cwd ?? readIntoMainCache();
+}
+
+function readIntoMainCache(): string {
+  const cwd = readOsCwd();
+  state.cwd = cwd;
+  return cwd;
+}
+
+function mainChdir(directory: string): void {
+  osChdir(directory); // throws Node's error shape and changes nothing
+  state.cwd = tryReadOsCwd(); // undefined if the directory vanished at once: the next cwd() gives ENOENT
+  if (shared) publish(shared, state.cwd); // after the chdir, never before (trap 1)
+}
+
+/** A plain read for the check, as in @cwdkit/sab-atomics: a cwd() that starts after a publish cannot miss it. */
+function workerCwd(): string {
+  return (shared as Int32Array)[SEQUENCE] === state.seen ? (state.cwd as string) : readIntoWorkerCache();
+}
+
+/** The miss path: copy the path out of shared memory and decode it, no syscall; the OS only when told to ask it. */
+function readIntoWorkerCache(): string {
+  const memory = shared as Int32Array;
+  if (state.seen !== INVALIDATED) {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const sequence = Atomics.load(memory, SEQUENCE);
+      if (sequence & 1) continue; // a write is under way: try again, never wait
+      const length = Atomics.load(memory, LENGTH);
+      if (length === ASK_OS) break;
+      for (let i = 0; i < (length + 3) >> 2; i++) words[i] = Atomics.load(memory, DATA + i);
+      if (Atomics.load(memory, SEQUENCE) !== sequence) continue; // a write overlapped the copy: it may be torn
+      return remember(sequence, decoder.decode(bytes.subarray(0, length)));
+    }
+  }
+  // Load the sequence before asking the OS (trap 1): a cwd read after it is at least as new as what it stands for.
+  const sequence = Atomics.load(memory, SEQUENCE);
+  return remember(sequence, readOsCwd()); // the OS, never the runtime's worker cache (trap 2)
+}
+
+function remember(sequence: number, cwd: string): string {
+  state.cwd = cwd;
+  state.seen = sequence;
+  return cwd;
+}
+
+function workerChdir(directory: string): never {
+  // Node and Bun refuse with their own error; Deno would let a worker chdir, which the main thread's cache would miss.
+  if (runtime !== 'deno') osChdir(directory);
+  throw codedError(new TypeError('process.chdir() is not supported in workers'), 'ERR_WORKER_UNSUPPORTED_OPERATION');
+}
+
+/** A worker started before this package loaded on the main thread has no shared memory: it asks the OS. */
+const parts = isMainThread
+  ? {
+      cwd: mainCwd,
+      chdir: mainChdir,
+      invalidate() {
+        state.cwd = undefined;
+        if (shared) publish(shared, undefined); // every worker asks the OS too: a chdir behind our back is seen everywhere
+      },
+    }
+  : shared
+    ? {
+        cwd: workerCwd,
+        chdir: workerChdir,
+        invalidate() {
+          state.seen = INVALIDATED;
+        },
+      }
+    : { cwd: readOsCwd, chdir: workerChdir, invalidate() {} };
+
+/** The cwd itself in shared memory, behind a seqlock: workers re-read it without a syscall. */
+export const strategy = defineStrategy({
+  specVersion: 1,
+  name: 'mutex',
+  description: 'The cwd in shared memory behind a seqlock built on Atomics; workers copy it out without a syscall.',
+  create(): CwdProvider {
+    return buildProvider({ strategy: 'mutex', capabilities, ...parts });
+  },
+});
+
+export const createProvider = (): CwdProvider => strategy.create();
+export default strategy;
