@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { osChdir, readOsCwd } from '@cwdkit/core';
 import { CAPACITY, createProvider } from '@cwdkit/mutex';
@@ -72,4 +73,15 @@ it('paths of any length and any characters reach the workers intact', async () =
     expect((await ask(worker)).cwd).toBe(directory);
   }
   expect(readOsCwd()).toBe(unicode);
+});
+
+it('the ESM and the CommonJS copies of the package share one state', () => {
+  const commonjs = createRequire(import.meta.url)('@cwdkit/mutex') as { createProvider: typeof createProvider };
+  expect(commonjs.createProvider).not.toBe(createProvider);
+  const [esm, cjs] = [createProvider(), commonjs.createProvider()];
+  expect(cjs.cwd()).toBe(esm.cwd()); // both caches filled
+  esm.chdir(dirs[0]);
+  expect(cjs.cwd()).toBe(dirs[0]);
+  cjs.chdir(dirs[1]);
+  expect(esm.cwd()).toBe(dirs[1]);
 });
