@@ -18,6 +18,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 
 namespace {
 
@@ -155,8 +156,11 @@ Napi::Value Chdir(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), 0);
 }
 
-Napi::Value Generation(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<uint32_t>(generation.load(std::memory_order_seq_cst)));
+// Plain Node-API, like Noop: on the hot path of the fallback, node-addon-api's CallbackInfo would double the cost.
+napi_value Generation(napi_env env, napi_callback_info) {
+  napi_value value = nullptr;
+  napi_create_uint32(env, static_cast<uint32_t>(generation.load(std::memory_order_seq_cst)), &value);
+  return value;
 }
 
 void Bump(const Napi::CallbackInfo&) {
@@ -210,14 +214,15 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   }
   exports.Set("getcwd", Napi::Function::New<Getcwd>(env, "getcwd"));
   exports.Set("chdir", Napi::Function::New<Chdir>(env, "chdir"));
-  exports.Set("generation", Napi::Function::New<Generation>(env, "generation"));
   exports.Set("bump", Napi::Function::New<Bump>(env, "bump"));
   exports.Set("watch", Napi::Function::New<Watch>(env, "watch"));
   exports.Set("unwatch", Napi::Function::New<Unwatch>(env, "unwatch"));
   exports.Set("watcherCount", Napi::Function::New<WatcherCount>(env, "watcherCount"));
-  napi_value noop;
-  napi_create_function(env, "noop", NAPI_AUTO_LENGTH, Noop, nullptr, &noop);
-  exports.Set("noop", noop);
+  for (auto [name, callback] : {std::pair{"noop", Noop}, std::pair{"generation", Generation}}) {
+    napi_value function;
+    napi_create_function(env, name, NAPI_AUTO_LENGTH, callback, nullptr, &function);
+    exports.Set(name, function);
+  }
   exports.Set("generationBuffer", GenerationBuffer(env));
   return exports;
 }

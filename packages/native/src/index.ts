@@ -1,4 +1,5 @@
 import os from 'node:os';
+import process from 'node:process';
 import {
   buildProvider,
   type CwdCapabilities,
@@ -82,8 +83,14 @@ function chdir(directory: string): void {
 let cachedGeneration = -1; // the generation is a Uint32, so -1 never matches it
 let cachedPath = '';
 
-/** The generation as plain memory when the runtime lets the addon share it: the hot path then makes no call. */
-const view = binding.generationBuffer === undefined ? undefined : new Uint32Array(binding.generationBuffer);
+/**
+ * The generation as plain memory when the runtime lets the addon share it: the hot path then makes no call.
+ * CWDKIT_NATIVE_SHARED=0 turns that off, to run what a runtime that refuses external memory gets.
+ */
+const view =
+  binding.generationBuffer === undefined || process.env.CWDKIT_NATIVE_SHARED === '0'
+    ? undefined
+    : new Uint32Array(binding.generationBuffer);
 
 function miss(): string {
   // An atomic load, then ask the OS (trap 1): a chdir in between bumps the generation again, so the next cwd()

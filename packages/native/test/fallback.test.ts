@@ -1,0 +1,31 @@
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import process from 'node:process';
+import { describe, expect, it } from 'vitest';
+import { distEsm } from './support.js';
+
+// Every runtime here shares the generation as memory; CWDKIT_NATIVE_SHARED=0 runs the path a runtime that refuses
+// external buffers gets (the generation read through a Node-API call), under the whole conformance suite.
+const env = { ...process.env, CWDKIT_NATIVE_SHARED: '0', NO_COLOR: '1' };
+const cli = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@cwdkit/conformance/package.json')),
+  'dist',
+  'cli.js',
+);
+
+describe('without shared memory (the generation read through a call)', () => {
+  it('is what CWDKIT_NATIVE_SHARED=0 gives', () => {
+    const script = `import(${JSON.stringify(distEsm)}).then((m) => console.log(m.sharesGeneration))`;
+    const child = spawnSync(process.execPath, ['-e', script], { env, encoding: 'utf8' });
+    expect(child.stdout.trim(), child.stderr).toBe('false');
+  });
+
+  it.each(['cached', 'watch'])('mode %s passes the conformance suite', (mode) => {
+    const options = JSON.stringify({ mode });
+    const child = spawnSync(process.execPath, [cli, '@cwdkit/native', '--options', options], { env, encoding: 'utf8' });
+    const output = `${child.stdout}${child.stderr}`;
+    expect(output, output).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/m);
+    expect(child.status, output).toBe(0);
+  });
+});
