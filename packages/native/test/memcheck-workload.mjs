@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import process from 'node:process';
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
 import { createProvider, napi } from '../dist/index.js';
 
@@ -51,9 +52,10 @@ if (!isMainThread) {
     assert.throws(() => cached.cwd(), { code: 'ENOENT' });
     strict.chdir(root);
 
-    // Workers: load the addon, chdir, leave a watcher running, exit.
-    for (let i = 0; i < 3; i++) {
-      const worker = new Worker(new URL(import.meta.url), { workerData: root });
+    // Workers: load the addon, chdir, leave a watcher running, exit; one reads the generation through a call.
+    for (const shared of ['1', '1', '0']) {
+      const env = { ...process.env, CWDKIT_NATIVE_SHARED: shared };
+      const worker = new Worker(new URL(import.meta.url), { workerData: root, env });
       await new Promise((resolve, reject) => worker.on('exit', resolve).on('error', reject));
     }
     assert.equal(watch.cwd(), root);
