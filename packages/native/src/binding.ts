@@ -15,8 +15,6 @@ export interface Binding {
   watch(intervalMs: number): number;
   /** Stops and joins a watcher thread; an unknown id is ignored. */
   unwatch(id: number): void;
-  /** How many watcher threads this environment runs. */
-  watcherCount(): number;
   /** A no-op Node-API call, for the benchmarks. */
   noop(): void;
   /** 4 bytes over the generation itself, or undefined where the runtime refuses external memory. */

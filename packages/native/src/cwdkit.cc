@@ -25,8 +25,8 @@ namespace {
 // Bumped after every change of directory we know of (trap 1: after the chdir, never before). JS reads it straight
 // from memory through an external ArrayBuffer, so the hot path of cached mode makes no native call.
 alignas(64) std::atomic<int32_t> generation{0};
-static_assert(std::atomic<int32_t>::is_always_lock_free, "JS reads the generation as a plain Int32");
-static_assert(sizeof(std::atomic<int32_t>) == sizeof(int32_t), "JS reads the generation as a plain Int32");
+static_assert(std::atomic<int32_t>::is_always_lock_free, "JS reads the generation as a plain 32-bit integer");
+static_assert(sizeof(std::atomic<int32_t>) == sizeof(int32_t), "JS reads the generation as a plain 32-bit integer");
 
 // getcwd(3) into a buffer that grows until the path fits: no truncation at PATH_MAX. Returns 0 or an errno.
 // `small` is tried first so that the usual case allocates nothing.
@@ -151,7 +151,10 @@ Napi::Value Getcwd(const Napi::CallbackInfo& info) {
 // chdir(2), then publish (trap 1). Returns 0 or the errno; JS turns it into core's chdir error.
 Napi::Value Chdir(const Napi::CallbackInfo& info) {
   std::string directory = info[0].As<Napi::String>().Utf8Value();
-  if (::chdir(directory.c_str()) != 0) return Napi::Number::New(info.Env(), errno);
+  if (::chdir(directory.c_str()) != 0) {
+    int error = errno;
+    return Napi::Number::New(info.Env(), error);
+  }
   generation.fetch_add(1, std::memory_order_seq_cst);
   return Napi::Number::New(info.Env(), 0);
 }
@@ -181,10 +184,6 @@ Napi::Value Watch(const Napi::CallbackInfo& info) {
 
 void Unwatch(const Napi::CallbackInfo& info) {
   State(info)->watchers.erase(info[0].As<Napi::Number>().Uint32Value());
-}
-
-Napi::Value WatcherCount(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(State(info)->watchers.size()));
 }
 
 // An ArrayBuffer over the generation itself, or undefined where the runtime refuses external memory (or copies
@@ -217,7 +216,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("bump", Napi::Function::New<Bump>(env, "bump"));
   exports.Set("watch", Napi::Function::New<Watch>(env, "watch"));
   exports.Set("unwatch", Napi::Function::New<Unwatch>(env, "unwatch"));
-  exports.Set("watcherCount", Napi::Function::New<WatcherCount>(env, "watcherCount"));
   for (auto [name, callback] : {std::pair{"noop", Noop}, std::pair{"generation", Generation}}) {
     napi_value function;
     napi_create_function(env, name, NAPI_AUTO_LENGTH, callback, nullptr, &function);
