@@ -29,7 +29,7 @@ export class UsageError extends Error {
 /** The budgets: the default run stays under 3 minutes on 2 cores, --quick under 60 s per runtime. */
 export const DEFAULTS = {
   full: { rounds: 5, minCpuTimeMs: 35 },
-  quick: { rounds: 2, minCpuTimeMs: 15 },
+  quick: { rounds: 2, minCpuTimeMs: 10 },
   workers: 2,
 } as const;
 
