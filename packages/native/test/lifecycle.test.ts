@@ -3,6 +3,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { findRuntime, runtimeCommand } from '@cwdkit/conformance';
 import { describe, expect, it } from 'vitest';
+import { removeTree, scratch } from './support.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -55,17 +56,34 @@ describe.each(runtimes)('a process that ends at each stage of the addon’s life
     },
   );
 
-  it.skipIf(!prefix || process.platform !== 'linux')('leaves no watch thread behind when workers end', async () => {
-    const ended = await run([...(prefix as string[]), fixture('worker-watchers.mjs')], 60_000);
-    expect(ended, `${ended.stdout}${ended.stderr}`).toMatchObject({ status: 0, signal: null });
-  });
-
   it.skipIf(!prefix)('exits with its error after throwing while a watcher runs', async () => {
     const ended = await run([...(prefix as string[]), fixture('exit-at.mjs'), 'throw-while-watching'], 30_000);
     expect(ended.signal).toBeNull();
     expect(ended.status).toBe(1);
     expect(ended.stderr).toContain('thrown on purpose');
   });
+});
+
+describe.each(runtimes)('threads on %s', (name, prefix) => {
+  const missing = prefix ? '' : ` [${name} is not installed]`;
+
+  it.skipIf(!prefix)(`a worker spinning on cwd() with no other call in its loop sees a chdir${missing}`, async () => {
+    const root = scratch();
+    try {
+      const ended = await run([...(prefix as string[]), fixture('spin.mjs'), root, '/'], 60_000);
+      expect(ended, ended.stderr).toMatchObject({ status: 0, signal: null });
+    } finally {
+      removeTree(root);
+    }
+  });
+
+  it.skipIf(!prefix || process.platform !== 'linux')(
+    `workers that end leave no watch thread behind${missing}`,
+    async () => {
+      const ended = await run([...(prefix as string[]), fixture('worker-watchers.mjs')], 60_000);
+      expect(ended, `${ended.stdout}${ended.stderr}`).toMatchObject({ status: 0, signal: null });
+    },
+  );
 });
 
 describe.skipIf(process.platform !== 'linux')('200 worker load/exit cycles', () => {
