@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CwdProvider, StrategyDefinition } from '@cwdkit/core';
+import { type CwdProvider, osChdir, type StrategyDefinition } from '@cwdkit/core';
 import { WorkerClient } from './worker-client.js';
 
 /** What one check gets: the strategy, a scratch directory of real files, and providers and workers that are cleaned up. */
@@ -56,10 +56,18 @@ export class CheckContext {
   async dispose(home: string): Promise<void> {
     await Promise.all(this.#workers.map((worker) => worker.terminate()));
     const restore = this.strategy.create(this.options);
-    restore.chdir(home);
+    let failure: unknown;
+    try {
+      restore.chdir(home);
+    } catch (error) {
+      // A broken strategy (one that cannot leave a deleted directory) must not strand every later check there.
+      failure = error;
+      osChdir(home);
+    }
     restore.invalidate();
     restore.close();
     for (const provider of this.#providers) provider.close();
     fs.rmSync(this.scratch, { recursive: true, force: true });
+    if (failure) throw failure;
   }
 }

@@ -27,21 +27,30 @@ let checked = 0;
 let stale = 0;
 const examples: { value: string; from: number; to: number }[] = [];
 Atomics.add(control, Slot.Ready, 1);
-while (Atomics.load(control, Slot.Stop) === 0) {
-  const from = Atomics.load(control, Slot.Published);
-  const value = read();
-  const to = Atomics.load(control, Slot.Published);
-  reads++;
-  if ((reads & 1023) === 0) Atomics.add(control, Slot.Reads, 1024);
-  if (to + 1 - from >= count - 1) continue; // the bracket spans (almost) every directory: nothing to judge
-  checked++;
-  let current = false;
-  for (let generation = from; generation <= to + 1 && !current; generation++) {
-    current = value === dirs[generation % count];
+let seen = -1;
+try {
+  while (Atomics.load(control, Slot.Stop) === 0) {
+    const from = Atomics.load(control, Slot.Published);
+    const value = read();
+    const to = Atomics.load(control, Slot.Published);
+    reads++;
+    if (from !== seen) {
+      seen = from;
+      Atomics.store(control, Slot.Seen, seen); // a paused storm waits for this before its next chdir
+    }
+    if ((reads & 1023) === 0) Atomics.add(control, Slot.Reads, 1024);
+    if (to + 1 - from >= count - 1) continue; // the bracket spans (almost) every directory: nothing to judge
+    checked++;
+    let current = false;
+    for (let generation = from; generation <= to + 1 && !current; generation++) {
+      current = value === dirs[generation % count];
+    }
+    if (!current) {
+      stale++;
+      if (examples.length < 5) examples.push({ value, from, to });
+    }
   }
-  if (!current) {
-    stale++;
-    if (examples.length < 5) examples.push({ value, from, to });
-  }
+} finally {
+  Atomics.add(control, Slot.Gone, 1); // a paused storm stops waiting for readers
 }
 parentPort?.postMessage({ reads, checked, stale, examples });

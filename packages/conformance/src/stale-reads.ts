@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { osChdir, type StrategyDefinition } from '@cwdkit/core';
+import { codedError, osChdir, type StrategyDefinition } from '@cwdkit/core';
 
 /** Slots of the Int32Array the main thread and the readers share. */
 export const Slot = {
@@ -12,6 +12,10 @@ export const Slot = {
   Ready: 2,
   /** Reads done by all readers so far (each adds in batches). */
   Reads: 3,
+  /** The last generation a reader read under: a paused storm waits for it to catch up before the next chdir. */
+  Seen: 4,
+  /** Readers that stopped reading (a failed read ends one): nobody to wait for. */
+  Gone: 5,
 } as const;
 
 /** Module specifier meaning "the runtime's own process.cwd() / Deno.cwd(), chdir with the runtime's own chdir". */
@@ -27,14 +31,23 @@ export interface StaleReadOptions {
   directories?: number;
   /** Keep changing directory until the readers have made at least this many reads. */
   minReads?: number;
-  /** Give up waiting for minReads after this long. */
+  /** Give up waiting (for minReads, and for readers in a paused storm) after this long. */
   maxMs?: number;
+  /**
+   * Busy-wait this many microseconds before each chdir (default 0), and until a reader has read the state the last
+   * chdir published. In a tight loop the cwd changes every few microseconds and a stale cache is replaced before a
+   * reader catches it; a pause makes each published state last long enough to be read and counted. Waiting for a
+   * reader means one is running when the next chdir starts: on a loaded machine readers are descheduled for
+   * milliseconds, and a race that needs a running reader could otherwise be missed for a whole storm.
+   */
+  pauseUs?: number;
 }
 
 export interface StaleReadResult {
   module: string;
   workers: number;
   chdirs: number;
+  pauseUs: number;
   /** Every read the workers made. */
   reads: number;
   /** Reads whose bracket did not span every directory, so their answer could be judged. */
@@ -52,7 +65,19 @@ export interface StaleReadResult {
  * not yet published). Any other answer is stale.
  */
 export async function measureStaleReads(settings: StaleReadOptions): Promise<StaleReadResult> {
-  const { module, options, workers = 2, chdirs = 10_000, directories = 64, minReads = 0, maxMs = 60_000 } = settings;
+  const {
+    module,
+    options,
+    workers = 2,
+    chdirs = 10_000,
+    directories = 64,
+    minReads = 0,
+    maxMs = 60_000,
+    pauseUs = 0,
+  } = settings;
+  if (!(Number.isFinite(pauseUs) && pauseUs >= 0)) {
+    throw codedError(new RangeError(`pauseUs must be a finite number >= 0, got ${pauseUs}`), 'ERR_OUT_OF_RANGE');
+  }
   const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'cwdkit-stale-')));
   const dirs = Array.from({ length: directories }, (_, i) => {
     const directory = path.join(scratch, `d${i}`);
@@ -64,7 +89,8 @@ export async function measureStaleReads(settings: StaleReadOptions): Promise<Sta
   const provider = strategy?.create(options);
   const chdir = provider ? (directory: string) => provider.chdir(directory) : osChdir;
   const home = process.cwd();
-  const control = new Int32Array(new SharedArrayBuffer(4 * 4));
+  const control = new Int32Array(new SharedArrayBuffer(6 * 4));
+  Atomics.store(control, Slot.Seen, -1);
   chdir(dirs[0] as string);
 
   const readers = Array.from(
@@ -76,7 +102,7 @@ export async function measureStaleReads(settings: StaleReadOptions): Promise<Sta
   );
   const results = readers.map(
     (reader) =>
-      new Promise<Omit<StaleReadResult, 'module' | 'workers' | 'chdirs' | 'ms'>>((resolve, reject) => {
+      new Promise<Omit<StaleReadResult, 'module' | 'workers' | 'chdirs' | 'pauseUs' | 'ms'>>((resolve, reject) => {
         reader.once('message', resolve);
         reader.once('error', reject);
         reader.once('exit', (code) => reject(new Error(`a stale-read reader exited with code ${code}`)));
@@ -87,8 +113,18 @@ export async function measureStaleReads(settings: StaleReadOptions): Promise<Sta
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const started = performance.now();
+    const deadline = started + maxMs;
     let done = 0;
-    while (done < chdirs || (Atomics.load(control, Slot.Reads) < minReads && performance.now() - started < maxMs)) {
+    while (done < chdirs || (Atomics.load(control, Slot.Reads) < minReads && performance.now() < deadline)) {
+      if (pauseUs > 0) {
+        // Busy, not a timer: a timer would sleep a whole millisecond.
+        for (const until = performance.now() + pauseUs / 1000; performance.now() < until; );
+        while (
+          Atomics.load(control, Slot.Seen) !== done &&
+          Atomics.load(control, Slot.Gone) === 0 &&
+          performance.now() < deadline
+        );
+      }
       done++;
       chdir(dirs[done % directories] as string);
       Atomics.store(control, Slot.Published, done);
@@ -100,6 +136,7 @@ export async function measureStaleReads(settings: StaleReadOptions): Promise<Sta
       module,
       workers,
       chdirs: done,
+      pauseUs,
       reads: parts.reduce((sum, part) => sum + part.reads, 0),
       checked: parts.reduce((sum, part) => sum + part.checked, 0),
       stale: parts.reduce((sum, part) => sum + part.stale, 0),
