@@ -1,10 +1,21 @@
 import { defineConfig } from 'tsup';
 
-// ESM only: the suite is a test tool, and its workers load by URL next to these files.
+// ESM only: the suite is a test tool, and its workers and scripts load by URL next to these files.
 export default defineConfig({
-  entry: ['src/index.ts', 'src/vitest.ts', 'src/cli.ts', 'src/worker.ts', 'src/stale-reader.ts'],
+  entry: [
+    'src/index.ts',
+    'src/vitest.ts',
+    'src/thread-safety.ts',
+    'src/cli.ts',
+    'src/worker.ts',
+    'src/stale-reader.ts',
+    'src/thread-safety/early-worker.ts',
+    'src/thread-safety/poll.ts',
+    'src/thread-safety/fault.ts',
+    'src/thread-safety/reader.ts',
+  ],
   format: ['esm'],
-  dts: { entry: ['src/index.ts', 'src/vitest.ts'] },
+  dts: { entry: ['src/index.ts', 'src/vitest.ts', 'src/thread-safety.ts'] },
   sourcemap: true,
   clean: true,
   target: 'node20',

@@ -1,22 +1,21 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
+import { WorkerClient } from '@cwdkit/conformance';
 import { osChdir, readOsCwd } from '@cwdkit/core';
 import { CAPACITY, createProvider } from '@cwdkit/mutex';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-// @ts-expect-error: a plain JavaScript fixture, shared with the scripts that run under Bun and Deno
-import { answeringWorker, ask } from '../../sab-atomics/test/fixtures/ask.mjs';
-// @ts-expect-error: as above
-import { scratchDirectories } from '../../sab-atomics/test/fixtures/scratch.mjs';
 
-type Worker = import('node:worker_threads').Worker;
 const home = process.cwd();
-const { root, dirs, remove } = scratchDirectories(3, 'cwdkit-mutex-');
+const root = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'cwdkit-mutex-')));
+const dirs = ['d0', 'd1', 'd2'].map((name) => path.join(root, name)) as [string, string, string];
+for (const directory of dirs) fs.mkdirSync(directory);
 // Paths beyond the shared capacity (UTF-8 bytes, several bytes a character here), and one that fills it exactly.
 const long = path.join(root, ...Array.from({ length: 8 }, (_, i) => `${i}-${'ü日😀'.repeat(20)}`));
 const exact = pathOfBytes(CAPACITY);
 const unicode = path.join(root, 'ünï cödé', '日本 語', 'emoji 😀');
-let worker: Worker;
+let worker: WorkerClient;
 
 /** A path under root of exactly `total` bytes, in components of at most 200 bytes (NAME_MAX is 255). */
 function pathOfBytes(total: number): string {
@@ -28,12 +27,12 @@ function pathOfBytes(total: number): string {
 }
 beforeAll(async () => {
   for (const directory of [long, exact, unicode]) fs.mkdirSync(directory, { recursive: true });
-  worker = await answeringWorker({ module: '@cwdkit/mutex' });
+  worker = await WorkerClient.start({ module: '@cwdkit/mutex', options: undefined });
 });
 afterEach(() => osChdir(home));
 afterAll(async () => {
   await worker?.terminate();
-  remove();
+  fs.rmSync(root, { recursive: true, force: true });
 });
 
 it('declares what it does on Node', () => {
@@ -48,19 +47,20 @@ it('a worker copies the cwd out of shared memory on a miss, without asking the O
   const provider = createProvider();
   provider.chdir(dirs[0]);
   osChdir(dirs[1]); // behind the provider: only a worker that asks the OS would see dirs[1]
-  expect((await ask(worker)).cwd).toBe(dirs[0]);
+  expect(await worker.cwd()).toBe(dirs[0]);
   // invalidate() in a worker does ask the OS.
-  expect((await ask(worker, 10_000, 'invalidate')).cwd).toBe(dirs[1]);
+  await worker.invalidate();
+  expect(await worker.cwd()).toBe(dirs[1]);
 });
 
 it('invalidate() on the main thread makes the workers ask the OS', async () => {
   const provider = createProvider();
   provider.chdir(dirs[0]);
-  expect((await ask(worker)).cwd).toBe(dirs[0]);
+  expect(await worker.cwd()).toBe(dirs[0]);
   osChdir(dirs[2]);
-  expect((await ask(worker)).cwd).toBe(dirs[0]);
+  expect(await worker.cwd()).toBe(dirs[0]);
   provider.invalidate();
-  expect((await ask(worker)).cwd).toBe(dirs[2]);
+  expect(await worker.cwd()).toBe(dirs[2]);
 });
 
 it('paths of any length and any characters reach the workers intact', async () => {
@@ -70,7 +70,7 @@ it('paths of any length and any characters reach the workers intact', async () =
   for (const directory of [long, dirs[0], exact, unicode, long, unicode]) {
     provider.chdir(directory);
     expect(provider.cwd()).toBe(directory);
-    expect((await ask(worker)).cwd).toBe(directory);
+    expect(await worker.cwd()).toBe(directory);
   }
   expect(readOsCwd()).toBe(unicode);
 });

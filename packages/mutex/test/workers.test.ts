@@ -1,4 +1,3 @@
-// The thread-safety tests are written once, beside @cwdkit/sab-atomics's tests, and run here for this strategy.
-import { describeThreadSafety } from '../../sab-atomics/test/fixtures/thread-safety.js';
+import { describeThreadSafety } from '@cwdkit/conformance/thread-safety';
 
-describeThreadSafety('@cwdkit/mutex', 'mutex.v1');
+describeThreadSafety('@cwdkit/mutex', { sharedMemoryKey: 'mutex.v1' });

@@ -1,16 +1,18 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { WorkerClient } from '@cwdkit/conformance';
 import { osChdir, readOsCwd } from '@cwdkit/core';
 import { createProvider } from '@cwdkit/sab-atomics';
 import { afterAll, afterEach, expect, it } from 'vitest';
-// @ts-expect-error: a plain JavaScript fixture, shared with the scripts that run under Bun and Deno
-import { answeringWorker, ask } from './fixtures/ask.mjs';
-// @ts-expect-error: as above
-import { scratchDirectories } from './fixtures/scratch.mjs';
 
 const home = process.cwd();
-const { dirs, remove } = scratchDirectories(3, 'cwdkit-sab-');
+const root = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'cwdkit-sab-')));
+const dirs = ['d0', 'd1', 'd2'].map((name) => path.join(root, name)) as [string, string, string];
+for (const directory of dirs) fs.mkdirSync(directory);
 afterEach(() => osChdir(home));
-afterAll(remove);
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 it('declares what it does on Node', () => {
   expect(createProvider().capabilities).toEqual({
@@ -33,13 +35,13 @@ it('the main thread trusts its own chdirs: a chdir behind its back is seen only 
 it('invalidate() on the main thread makes the workers ask the OS too', async () => {
   const provider = createProvider();
   provider.chdir(dirs[0]);
-  const worker = await answeringWorker({ module: '@cwdkit/sab-atomics' });
+  const worker = await WorkerClient.start({ module: '@cwdkit/sab-atomics', options: undefined });
   try {
-    expect((await ask(worker)).cwd).toBe(dirs[0]);
+    expect(await worker.cwd()).toBe(dirs[0]);
     osChdir(dirs[2]); // behind every provider's back: the worker keeps its cache
-    expect((await ask(worker)).cwd).toBe(dirs[0]);
+    expect(await worker.cwd()).toBe(dirs[0]);
     provider.invalidate();
-    expect((await ask(worker)).cwd).toBe(dirs[2]);
+    expect(await worker.cwd()).toBe(dirs[2]);
     expect(readOsCwd()).toBe(dirs[2]);
   } finally {
     await worker.terminate();

@@ -1,3 +1,3 @@
-import { describeThreadSafety } from './fixtures/thread-safety.js';
+import { describeThreadSafety } from '@cwdkit/conformance/thread-safety';
 
-describeThreadSafety('@cwdkit/sab-atomics', 'sab-atomics.v1');
+describeThreadSafety('@cwdkit/sab-atomics', { sharedMemoryKey: 'sab-atomics.v1' });
