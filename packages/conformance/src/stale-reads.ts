@@ -108,8 +108,12 @@ export async function measureStaleReads(settings: StaleReadOptions): Promise<Sta
         reader.once('exit', (code) => reject(new Error(`a stale-read reader exited with code ${code}`)));
       }),
   );
+  // A reader that dies before it is ready (a strategy that fails to load, say) ends the wait with its error.
+  let failure: unknown;
+  for (const result of results) result.catch((error) => (failure ??= error));
   try {
     while (Atomics.load(control, Slot.Ready) < workers) {
+      if (failure !== undefined) throw failure;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const started = performance.now();

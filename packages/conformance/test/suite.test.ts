@@ -63,6 +63,12 @@ describe('measureStaleReads', () => {
     await expect(measureStaleReads({ module: RUNTIME, pauseUs })).rejects.toMatchObject({ code: 'ERR_OUT_OF_RANGE' });
     expect(process.cwd()).toBe(before);
   });
+
+  it('fails, instead of waiting for ever, when a reader cannot load the strategy', async () => {
+    const before = process.cwd();
+    await expect(measureStaleReads({ module: fixture('fails-in-workers') })).rejects.toThrow(/refuses to load in a worker/);
+    expect(process.cwd()).toBe(before);
+  });
 });
 
 describe('cwdkit-conformance CLI', () => {

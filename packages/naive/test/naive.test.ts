@@ -16,7 +16,7 @@ describe('@cwdkit/naive', () => {
   });
 
   // workerCoherent is false on Node and Bun because the runtime's own worker cache is stale, measured here.
-  // The race is a matter of timing: give it up to five storms to show itself.
+  // The race is a matter of timing: a pause before each chdir lets it show, and it gets up to five storms.
   it.runIf(runtime !== 'deno')(
     'workers read stale directories on this runtime, as its capabilities declare',
     async () => {
@@ -29,7 +29,7 @@ describe('@cwdkit/naive', () => {
           chdirs: 10_000,
           directories: 64,
         });
-        expect(result.checked).toBeGreaterThan(100_000);
+        expect(result.checked).toBeGreaterThan(10_000);
         stale = result.stale;
       }
       expect(stale).toBeGreaterThan(0);
