@@ -66,7 +66,9 @@ describe('measureStaleReads', () => {
 
   it('fails, instead of waiting for ever, when a reader cannot load the strategy', async () => {
     const before = process.cwd();
-    await expect(measureStaleReads({ module: fixture('fails-in-workers') })).rejects.toThrow(/refuses to load in a worker/);
+    await expect(measureStaleReads({ module: fixture('fails-in-workers') })).rejects.toThrow(
+      /refuses to load in a worker/,
+    );
     expect(process.cwd()).toBe(before);
   });
 });
