@@ -69,7 +69,7 @@ const env = report.environment;
 const name = path.basename(file, '.json');
 const { rounds, workers, quick } = report.options;
 const command =
-  `npm run build && npx cwdkit-bench --runtime ${runtimes.join(',')} --rounds ${rounds}` +
+  `npm run bench -- --runtime ${runtimes.join(',')} --rounds ${rounds}` +
   `${workers === 2 ? '' : ` --workers ${workers}`}${quick ? ' --quick' : ''}` +
   ` --json benchmarks/results/${name}.json --html benchmarks/results/${name}.html`;
 lines.push(
