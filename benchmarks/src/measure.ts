@@ -31,28 +31,38 @@ const clock: () => number = (() => {
 /** A sample should last this long: ~100 ticks of the coarsest clock seen here (160 ns), far from a scheduler slice. */
 const SAMPLE_NS = 20_000;
 
+/** Calls before a row is measured: enough for V8 and JSC to reach their optimizing tier. */
+const WARM_CALLS = 50_000;
+
 /**
- * Runs fn until the JIT has settled (mitata's own warm-up is a few calls), and returns the cost of one call: the
- * fastest of many chunks of calls, so that a chunk the scheduler interrupted does not count. A row measured cold reads
- * its first tier, and an addon's slow first call would make mitata time calls one by one.
+ * Runs fn until the JIT has settled (mitata's own warm-up is a few calls; a time budget alone is not enough: cold,
+ * path.resolve costs 15 µs a call, warm 0.25 µs), then returns the cost of one warm call, from ever larger blocks of
+ * calls until one lasts a sample. Slow operations stop warming at `budgetNs`.
  */
 function warmUp(fn: () => void, budgetNs: number): number {
   const start = clock();
-  let fastest = Number.POSITIVE_INFINITY;
-  for (let before = start; before - start < budgetNs; ) {
+  for (let calls = 0; calls < WARM_CALLS && clock() - start < budgetNs; calls += 64) {
     for (let i = 0; i < 64; i++) fn();
-    const after = clock();
-    fastest = Math.min(fastest, after - before);
-    before = after;
   }
-  return fastest / 64;
+  let calls = 64;
+  const block = () => {
+    const before = clock();
+    for (let i = 0; i < calls; i++) fn();
+    return clock() - before;
+  };
+  while (block() < SAMPLE_NS && calls < 1 << 16) calls *= 2;
+  // The fastest of a few blocks: the first can include a deoptimization, any can include a preemption.
+  let fastest = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 5; i++) fastest = Math.min(fastest, block());
+  return fastest / calls;
 }
 
 /** One row through mitata, reduced to what the report keeps. */
 export async function measureFn(fn: () => void, minCpuTimeMs: number): Promise<Measurement> {
-  const cost = warmUp(fn, Math.min(minCpuTimeMs / 2, 15) * 1e6);
-  // Batch as many calls per sample as make SAMPLE_NS (a multiple of mitata's unroll of 4, at most its 4096).
-  const batch = Math.max(4, Math.min(4096, 4 * 2 ** Math.floor(Math.log2(SAMPLE_NS / Math.max(cost, 0.01) / 4))));
+  const cost = warmUp(fn, Math.min(4 * minCpuTimeMs, 100) * 1e6);
+  // Batch as many calls per sample as make SAMPLE_NS (a multiple of mitata's unroll of 4, at most its 4096). Under
+  // 20 ns the estimate is mostly the estimating loop's own call overhead (mitata's loop inlines): take the most.
+  const batch = cost < 20 ? 4096 : Math.max(4, Math.min(4096, 4 * 2 ** Math.floor(Math.log2(SAMPLE_NS / cost / 4))));
   const stats = await measure(fn, {
     min_cpu_time: minCpuTimeMs * 1e6,
     gc: collect,
