@@ -97,8 +97,10 @@ async function bench(options: BenchOptions): Promise<number> {
     [html, renderHtml(report)],
   ] as const) {
     if (!file) continue;
-    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    fs.writeFileSync(file, text);
+    // Relative to where the user ran npm (INIT_CWD), not to this workspace, where `npm run bench` runs the CLI.
+    const target = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, text);
     process.stderr.write(`wrote ${file}\n`);
   }
   return report.failures.length > 0 ? 1 : 0;
