@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The headline tables, from a recorded run: prints them as markdown, or with --write puts them into
-// benchmarks/README.md between the headline markers.
+// benchmarks/README.md and the repository's README.md, between the headline markers.
 // Usage: node benchmarks/scripts/headline.mjs [results/<run>.json] [--write]
 // Without a file: the newest benchmarks/results/*.json.
 import fs from 'node:fs';
@@ -141,15 +141,21 @@ const table = lines.join('\n');
 if (!write) {
   process.stdout.write(`${table}\n`);
 } else {
-  const readme = path.join(root, 'README.md');
-  const text = fs.readFileSync(readme, 'utf8');
+  // benchmarks/README.md and the repository's README.md, whose links to the results start one folder up.
+  const targets = [
+    [path.join(root, 'README.md'), table],
+    [path.join(root, '..', 'README.md'), table.replaceAll('](results/', '](benchmarks/results/')],
+  ];
   const start = '<!-- headline:start -->';
   const end = '<!-- headline:end -->';
-  if (!text.includes(start) || !text.includes(end)) {
-    console.error(`headline: ${readme} has no ${start} … ${end} markers`);
-    process.exit(1);
+  for (const [readme, content] of targets) {
+    const text = fs.readFileSync(readme, 'utf8');
+    if (!text.includes(start) || !text.includes(end)) {
+      console.error(`headline: ${readme} has no ${start} … ${end} markers`);
+      process.exit(1);
+    }
+    const updated = `${text.slice(0, text.indexOf(start) + start.length)}\n${content}\n${text.slice(text.indexOf(end))}`;
+    fs.writeFileSync(readme, updated);
+    console.log(`headline: updated ${readme} from ${path.relative(process.cwd(), file)}`);
   }
-  const updated = `${text.slice(0, text.indexOf(start) + start.length)}\n${table}\n${text.slice(text.indexOf(end))}`;
-  fs.writeFileSync(readme, updated);
-  console.log(`headline: updated ${readme} from ${path.relative(process.cwd(), file)}`);
 }
