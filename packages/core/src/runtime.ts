@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import process from 'node:process';
 import { isMainThread } from 'node:worker_threads';
-import { chdirError, hasCode } from './errors.js';
+import { chdirError, codedError, hasCode } from './errors.js';
 import { threadState } from './shared.js';
 
 export type RuntimeName = 'node' | 'bun' | 'deno';
@@ -91,4 +91,13 @@ export function osChdir(directory: string): void {
     if (!hasCode(error)) throw error;
     throw chdirError(error.code, cwdForMessage(), directory);
   }
+}
+
+/**
+ * chdir in a worker, for a strategy whose cache only the main thread may change: Node and Bun refuse with their own
+ * error; Deno would let the worker chdir behind the main thread's cache, so it gets the same refusal from us.
+ */
+export function refuseWorkerChdir(directory: string): never {
+  if (runtime !== 'deno') osChdir(directory);
+  throw codedError(new TypeError('process.chdir() is not supported in workers'), 'ERR_WORKER_UNSUPPORTED_OPERATION');
 }

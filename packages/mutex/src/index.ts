@@ -2,12 +2,11 @@ import {
   buildProvider,
   type CwdCapabilities,
   type CwdProvider,
-  codedError,
   defineStrategy,
   isMainThread,
   osChdir,
   readOsCwd,
-  runtime,
+  refuseWorkerChdir,
   sharedMemory,
   threadState,
 } from '@cwdkit/core';
@@ -129,12 +128,6 @@ function remember(sequence: number, cwd: string): string {
   return cwd;
 }
 
-function workerChdir(directory: string): never {
-  // Node and Bun refuse with their own error; Deno would let a worker chdir, which the main thread's cache would miss.
-  if (runtime !== 'deno') osChdir(directory);
-  throw codedError(new TypeError('process.chdir() is not supported in workers'), 'ERR_WORKER_UNSUPPORTED_OPERATION');
-}
-
 /** A worker started before this package loaded on the main thread has no shared memory: it asks the OS. */
 const parts = isMainThread
   ? {
@@ -148,12 +141,12 @@ const parts = isMainThread
   : shared
     ? {
         cwd: workerCwd,
-        chdir: workerChdir,
+        chdir: refuseWorkerChdir,
         invalidate() {
           state.seen = INVALIDATED;
         },
       }
-    : { cwd: readOsCwd, chdir: workerChdir, invalidate() {} };
+    : { cwd: readOsCwd, chdir: refuseWorkerChdir, invalidate() {} };
 
 /** The cwd itself in shared memory, behind a seqlock: workers re-read it without a syscall. */
 export const strategy = defineStrategy({

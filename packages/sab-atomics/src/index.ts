@@ -2,12 +2,11 @@ import {
   buildProvider,
   type CwdCapabilities,
   type CwdProvider,
-  codedError,
   defineStrategy,
   isMainThread,
   osChdir,
   readOsCwd,
-  runtime,
+  refuseWorkerChdir,
   sharedMemory,
   threadState,
 } from '@cwdkit/core';
@@ -76,12 +75,6 @@ function readIntoWorkerCache(): string {
   return cwd;
 }
 
-function workerChdir(directory: string): never {
-  // Node and Bun refuse with their own error; Deno would let a worker chdir, which the main thread's cache would miss.
-  if (runtime !== 'deno') osChdir(directory);
-  throw codedError(new TypeError('process.chdir() is not supported in workers'), 'ERR_WORKER_UNSUPPORTED_OPERATION');
-}
-
 /** A worker started before this package loaded on the main thread has no generation to watch: it asks the OS. */
 const parts = isMainThread
   ? {
@@ -95,12 +88,12 @@ const parts = isMainThread
   : generation
     ? {
         cwd: workerCwd,
-        chdir: workerChdir,
+        chdir: refuseWorkerChdir,
         invalidate() {
           state.seen = NONE;
         },
       }
-    : { cwd: readOsCwd, chdir: workerChdir, invalidate() {} };
+    : { cwd: readOsCwd, chdir: refuseWorkerChdir, invalidate() {} };
 
 /** A cached cwd per thread, re-read from the OS when a shared generation counter moved. */
 export const strategy = defineStrategy({
