@@ -98,6 +98,7 @@ export function osChdir(directory: string): void {
  * error; Deno would let the worker chdir behind the main thread's cache, so it gets the same refusal from us.
  */
 export function refuseWorkerChdir(directory: string): never {
-  if (runtime !== 'deno') osChdir(directory);
+  // The runtime's own chdir, not osChdir: its early answers ('' → ENOENT) would come before the refusal.
+  if (runtime !== 'deno') originals.processChdir.call(process, directory);
   throw codedError(new TypeError('process.chdir() is not supported in workers'), 'ERR_WORKER_UNSUPPORTED_OPERATION');
 }

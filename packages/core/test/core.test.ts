@@ -170,3 +170,22 @@ describe('shared state', () => {
     expect(sharedMemory('test-memory', 16)).toBe(memory);
   });
 });
+
+describe('refuseWorkerChdir', () => {
+  it("refuses every directory in a worker with the runtime's own code, '' and over-long paths included", async () => {
+    const { Worker } = await import('node:worker_threads');
+    const core = new URL('../dist/index.js', import.meta.url).href;
+    const worker = new Worker(
+      `import(${JSON.stringify(core)}).then(({ refuseWorkerChdir }) => {
+        const codes = ['', 'x'.repeat(5000), '/'].map((directory) => {
+          try { refuseWorkerChdir(directory); return 'no error'; } catch (error) { return error.code; }
+        });
+        require('node:worker_threads').parentPort.postMessage(codes);
+      });`,
+      { eval: true },
+    );
+    const codes = await new Promise((resolve, reject) => worker.once('message', resolve).once('error', reject));
+    await worker.terminate();
+    expect(codes).toEqual(Array(3).fill('ERR_WORKER_UNSUPPORTED_OPERATION'));
+  });
+});
