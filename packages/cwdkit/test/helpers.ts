@@ -28,6 +28,7 @@ export function strategySource(name: string, format: 'esm' | 'cjs' = 'esm'): str
   specVersion: 1,
   name: ${JSON.stringify(name)},
   description: 'fixture strategy ${name}',
+  options: ['a', 'x', 'level', 'fromFile'],
   create(options) {
     return {
       strategy: ${JSON.stringify(name)},
@@ -47,11 +48,14 @@ export function strategySource(name: string, format: 'esm' | 'cjs' = 'esm'): str
     : `'use strict';\nObject.defineProperty(exports, '__esModule', { value: true });\nexports.default = ${body};\n`;
 }
 
-/** An installed package `node_modules/<packageName>` in `root` whose default export is a fixture strategy. */
+/**
+ * An installed package `node_modules/<packageName>` in `root` that declares the strategy `name` in its package.json,
+ * its default export a fixture strategy.
+ */
 export function installStrategyPackage(root: string, packageName: string, name: string, format: 'esm' | 'cjs' = 'esm') {
   const dir = path.join(root, 'node_modules', packageName);
   const main = format === 'esm' ? 'index.mjs' : 'index.cjs';
-  writeFile(path.join(dir, 'package.json'), { name: packageName, version: '1.0.0', main });
+  writeFile(path.join(dir, 'package.json'), { name: packageName, version: '1.0.0', main, cwdkit: { strategy: name } });
   writeFile(path.join(dir, main), strategySource(name, format));
   return dir;
 }
