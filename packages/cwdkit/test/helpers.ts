@@ -80,3 +80,16 @@ export function run(command: string, args: string[], options: { cwd: string; env
     );
   });
 }
+
+/** A copy of the built cwdkit and @cwdkit/core in `root`/node_modules, as npm would install them. */
+export function copyPackage(root: string): void {
+  const core = path.join(packageRoot, '../core');
+  for (const [from, to] of [
+    [packageRoot, 'node_modules/cwdkit'],
+    [core, 'node_modules/@cwdkit/core'],
+  ] as const) {
+    for (const part of from === core ? ['dist', 'package.json'] : ['dist', 'bin', 'package.json']) {
+      fs.cpSync(path.join(from, part), path.join(root, to, part), { recursive: true });
+    }
+  }
+}

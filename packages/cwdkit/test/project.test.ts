@@ -5,7 +5,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STRATEGIES } from '../src/index.js';
-import { installStrategyPackage, packageRoot, run, scratchDir, writeFile } from './helpers.js';
+import { copyPackage, installStrategyPackage, packageRoot, run, scratchDir, writeFile } from './helpers.js';
 
 const node = process.execPath;
 
@@ -15,19 +15,6 @@ function project(): string {
   copyPackage(root);
   writeFile(path.join(root, 'package.json'), { name: 'app', private: true });
   return root;
-}
-
-/** A copy of the built cwdkit and @cwdkit/core in `root`/node_modules, as npm would install them. */
-export function copyPackage(root: string): void {
-  const core = path.join(packageRoot, '../core');
-  for (const [from, to] of [
-    [packageRoot, 'node_modules/cwdkit'],
-    [core, 'node_modules/@cwdkit/core'],
-  ] as const) {
-    for (const part of from === core ? ['dist', 'package.json'] : ['dist', 'bin', 'package.json']) {
-      fs.cpSync(path.join(from, part), path.join(root, to, part), { recursive: true });
-    }
-  }
 }
 
 /** Runs ESM code in the project and returns what it printed: the selection, or the error's code and message. */
