@@ -45,5 +45,5 @@ export interface StrategyDefinition<Options = undefined> {
  * @deprecated kept for the benchmark app until it discovers strategies through `cwdkit`.
  */
 export const STRATEGY_NAMES = ['naive', 'main-thread-cache', 'sab-atomics', 'mutex', 'native'] as const;
-/** @deprecated see STRATEGY_NAMES */
-export type StrategyName = (typeof STRATEGY_NAMES)[number];
+/** A strategy's declared name: one of the published ones, or any other a package declares. @deprecated use string */
+export type StrategyName = (typeof STRATEGY_NAMES)[number] | (string & {});

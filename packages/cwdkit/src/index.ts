@@ -12,4 +12,4 @@ export {
   selectStrategySync,
 } from './select.js';
 export type { DeclaredStrategy } from './strategies.js';
-export { declaredStrategies, strategyFolders } from './strategies.js';
+export { declaredStrategies, packageEntry, strategyFolders } from './strategies.js';
