@@ -47,5 +47,6 @@ process.stdout.write(
   `Created @cwdkit/${name}:\n${written.map((file) => `  ${file}`).join('\n')}\n\nNext:\n` +
     `  npm install                                   # link the new workspace\n` +
     `  npx turbo run test --filter=@cwdkit/${name}   # the conformance suite, on Node, Bun and Deno\n` +
+    `  CWDKIT_STRATEGY=${name} npx cwdkit which        # select it by the name its package.json declares\n` +
     `  npm run bench -- --strategy ${name},naive      # measure it\n`,
 );

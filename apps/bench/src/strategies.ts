@@ -1,8 +1,11 @@
-import { createRequire } from 'node:module';
-import { type CwdCapabilities, STRATEGY_NAMES, type StrategyDefinition, type StrategyName } from '@cwdkit/core';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type CwdCapabilities, STRATEGY_NAMES, type StrategyDefinition } from '@cwdkit/core';
+import { type DeclaredStrategy, declaredStrategies, packageEntry, strategyFolders } from 'cwdkit';
 
 export interface StrategyInfo {
-  readonly name: StrategyName;
+  /** The name the strategy's package declares (`"cwdkit": {"strategy": "<name>"}` in its package.json). */
+  readonly name: string;
   readonly installed: boolean;
   /** Why it is not installed, and what to do. */
   readonly reason?: string;
@@ -11,23 +14,28 @@ export interface StrategyInfo {
   readonly capabilities?: CwdCapabilities;
 }
 
-const require = createRequire(import.meta.url);
+/** The bench's own package: strategies are looked for where it is installed, as cwdkit would. */
+const benchPackage = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
-function packageExists(name: string): boolean {
-  try {
-    require.resolve(`@cwdkit/${name}/package.json`);
-    return true;
-  } catch {
-    return false;
-  }
+/** Every strategy an installed package declares, by name. */
+export function installedStrategies(): Map<string, DeclaredStrategy> {
+  return declaredStrategies(strategyFolders(benchPackage, undefined));
 }
 
-/** Loads `@cwdkit/<name>`; the bench measures whichever strategies load, and lists the others with the reason. */
-export async function discoverStrategy(name: StrategyName): Promise<StrategyInfo> {
-  if (!packageExists(name)) return { name, installed: false, reason: `not installed (npm install @cwdkit/${name})` };
+/** The file to import for a declared strategy name, or undefined when no installed package declares it. */
+export function strategyModule(name: string): string | undefined {
+  const declared = installedStrategies().get(name);
+  if (declared === undefined) return undefined;
+  return packageEntry(declared.directory, 'import');
+}
+
+/** Loads the strategy a package declares as `name`; the bench measures whichever load, and lists the others. */
+export async function discoverStrategy(name: string): Promise<StrategyInfo> {
+  const file = strategyModule(name);
+  if (file === undefined) return { name, installed: false, reason: `not installed (npm install @cwdkit/${name})` };
   let definition: StrategyDefinition<unknown> | undefined;
   try {
-    definition = ((await import(`@cwdkit/${name}`)) as { default?: StrategyDefinition<unknown> }).default;
+    definition = ((await import(pathToFileURL(file).href)) as { default?: StrategyDefinition<unknown> }).default;
   } catch (error) {
     const code = (error as { code?: string }).code;
     const reason =
@@ -47,6 +55,9 @@ export async function discoverStrategy(name: StrategyName): Promise<StrategyInfo
   }
 }
 
+/** The published strategies (installed or not, so a missing one is reported), then every other declared one. */
 export function discoverStrategies(): Promise<StrategyInfo[]> {
-  return Promise.all(STRATEGY_NAMES.map(discoverStrategy));
+  const names = new Set<string>(STRATEGY_NAMES);
+  for (const name of [...installedStrategies().keys()].sort()) names.add(name);
+  return Promise.all([...names].map(discoverStrategy));
 }

@@ -7,6 +7,8 @@ import {
   buildProvider,
   checkDirectory,
   defineStrategy,
+  didYouMean,
+  isClosed,
   originals,
   osChdir,
   readOsCwd,
@@ -155,6 +157,69 @@ describe('defineStrategy', () => {
     expect(() => defineStrategy(value as never)).toThrow(
       expect.objectContaining({ code: 'ERR_CWDKIT_INVALID_STRATEGY' }),
     );
+  });
+  it.each([
+    [undefined, { mdoe: 'strict' }, 'has no option "mdoe"; it takes no options'],
+    [
+      ['mode', 'intervalMs'],
+      { mdoe: 'strict' },
+      'has no option "mdoe" (did you mean "mode"?); it takes: mode, intervalMs',
+    ],
+    [['mode', 'intervalMs'], { Mode: 'strict' }, '(did you mean "mode"?)'],
+    [['mode', 'intervalMs'], { intervalMS: 5 }, '(did you mean "intervalMs"?)'],
+  ])('with options %j, create(%j) is refused: ERR_INVALID_ARG_VALUE naming the key', (options, given, message) => {
+    let created = 0;
+    const strategy = defineStrategy<Record<string, unknown>>({
+      ...good,
+      options: options as never,
+      create: () => {
+        created++;
+        return counted();
+      },
+    });
+    expect(() => strategy.create(given)).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_VALUE', message: expect.stringContaining(message) }),
+    );
+    expect(created).toBe(0);
+    expect(strategy.create(options === undefined ? undefined : { mode: 'strict' }).strategy).toBe('ok-name');
+    expect(created).toBe(1);
+  });
+  it('refuses an options declaration that is not a list of names', () => {
+    expect(() => defineStrategy({ ...good, options: 'mode' } as never)).toThrow(
+      expect.objectContaining({ code: 'ERR_CWDKIT_INVALID_STRATEGY' }),
+    );
+  });
+});
+
+describe('didYouMean', () => {
+  const names = ['naive', 'main-thread-cache', 'sab-atomics', 'mutex', 'native'];
+  it.each([
+    ['Native', 'native'],
+    ['sab_atomics', 'sab-atomics'],
+    ['native ', 'native'],
+    ['mutex.', 'mutex'],
+    ['nativ', 'native'],
+    ['MAIN_THREAD_CACHE', 'main-thread-cache'],
+  ])('%j → %j', (input, expected) => {
+    expect(didYouMean(input, names)).toBe(expected);
+  });
+  it.each(['ring-buffer', 'x', 'completely-different'])('%j → nothing', (input) => {
+    expect(didYouMean(input, names)).toBeUndefined();
+  });
+});
+
+describe('isClosed', () => {
+  it('is true only after close()', () => {
+    const provider = buildProvider({
+      strategy: 'p',
+      capabilities: { workerCoherent: true, chdirFromWorker: true, externalChange: 'immediate' },
+      cwd: () => '/',
+      chdir: () => {},
+      invalidate: () => {},
+    });
+    expect(isClosed(provider)).toBe(false);
+    provider.close();
+    expect(isClosed(provider)).toBe(true);
   });
 });
 

@@ -143,6 +143,7 @@ export const strategy = defineStrategy<NativeOptions>({
   description:
     'A Node-API addon: getcwd(3)/chdir(2) from any thread, a process-wide generation read from shared memory; ' +
     "modes 'strict', 'cached' (default) and 'watch'",
+  options: ['mode', 'intervalMs'],
   create,
 });
 

@@ -8,6 +8,7 @@ export const strategy = defineStrategy({
   specVersion: 1,
   name: '__NAME__',
   description: 'Asks the OS on every call (the cwdkit starting point).',
+  // options: ['mode'], // the option keys create() takes (any other key is refused); none when absent
   create(): CwdProvider {
     return buildProvider({
       strategy: '__NAME__',

@@ -1,9 +1,6 @@
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import type { CwdProvider } from './contract.js';
-import { codedError } from './errors.js';
-import { isMainThread, runtime } from './runtime.js';
-import { threadState } from './shared.js';
+import { type CwdProvider, codedError, isClosed, isMainThread, runtime, threadState } from '@cwdkit/core';
 
 interface Slot {
   readonly owner: object;
@@ -35,6 +32,16 @@ function capture([owner, key, label]: [object, 'cwd' | 'chdir', string]): Slot {
   return { owner, key, descriptor, original: original as Slot['original'] };
 }
 
+/** A failure the provider met in the OS (it has a `syscall`), not a mistake in the arguments. */
+function isOsError(error: unknown): boolean {
+  return typeof (error as { syscall?: unknown } | null)?.syscall === 'string';
+}
+
+/** The name of the strategy install() put in place on this thread, or undefined. */
+export function installed(): string | undefined {
+  return state.installed;
+}
+
 /**
  * Makes `provider` the process-wide answer: replaces process.cwd and process.chdir (and Deno.cwd / Deno.chdir on
  * Deno), so path.resolve and every library use it. Returns uninstall(), which puts the exact original functions back.
@@ -43,6 +50,12 @@ function capture([owner, key, label]: [object, 'cwd' | 'chdir', string]): Slot {
 export function install(provider: CwdProvider): () => void {
   if (typeof provider?.cwd !== 'function' || typeof provider.chdir !== 'function') {
     throw codedError(new TypeError('install() needs a CwdProvider (with cwd() and chdir())'), 'ERR_INVALID_ARG_TYPE');
+  }
+  if (isClosed(provider)) {
+    throw codedError(
+      new Error(`install() needs an open CwdProvider: this ${provider.strategy} provider was closed`),
+      'ERR_CWDKIT_CLOSED',
+    );
   }
   if (state.installed !== undefined) {
     throw codedError(
@@ -58,14 +71,27 @@ export function install(provider: CwdProvider): () => void {
   const replacement = ({ owner, key, original }: Slot) =>
     key === 'cwd'
       ? function cwd(this: unknown): string {
-          return active ? provider.cwd() : (original.call(this) as string);
+          if (!active) return original.call(this) as string;
+          try {
+            return provider.cwd();
+          } catch (error) {
+            // The runtime's own error class and wording (Deno.errors.NotFound, Bun's messages) for an OS failure.
+            if (isOsError(error)) original.call(this);
+            throw error;
+          }
         }
       : function chdir(this: unknown, directory: string | URL): void {
           if (!active) return void original.call(this, directory);
-          // Deno.chdir also takes a file: URL; process.chdir does not, and keeps refusing one.
-          provider.chdir(
-            owner !== process && directory instanceof URL ? fileURLToPath(directory) : (directory as string),
-          );
+          try {
+            // Deno.chdir also takes a file: URL; process.chdir does not, and keeps refusing one.
+            provider.chdir(
+              owner !== process && directory instanceof URL ? fileURLToPath(directory) : (directory as string),
+            );
+          } catch (error) {
+            if (!isOsError(error)) throw error;
+            original.call(this, directory); // throws the runtime's own error class and wording
+            provider.invalidate(); // it worked this time (a race): the provider must not keep the old answer
+          }
         };
   for (const slot of slots) {
     const value = replacement(slot);

@@ -9,7 +9,6 @@ import {
   createCwdProvider,
   createCwdProviderSync,
   DEFAULT_STRATEGIES,
-  STRATEGY_NAMES,
   type StrategySelection,
   selectStrategy,
   selectStrategySync,
@@ -30,8 +29,10 @@ beforeEach(() => {
   root = scratchDir();
   work = path.join(root, 'app', 'src');
   fs.mkdirSync(work, { recursive: true });
-  // Every registered name is present as a fixture here, so no test depends on what the workspace has installed.
-  for (const name of STRATEGY_NAMES)
+  // The project root: its node_modules come before the workspace's, and the config search stops here.
+  writeFile(path.join(root, 'package.json'), { name: 'scratch-project', private: true });
+  // Every published name is present as a fixture here, so no test depends on what the workspace has installed.
+  for (const name of DEFAULT_STRATEGIES)
     installStrategyPackage(root, `@cwdkit/${name}`, name, name === 'mutex' ? 'cjs' : 'esm');
   process.chdir(work);
 });
@@ -101,7 +102,7 @@ describe.each(modes)('precedence ($mode)', ({ select, create }) => {
     ['.cwdkitrc.json', { strategy: 'naive', options: { a: 1 } }],
     ['package.json', { name: 'app', cwdkit: { strategy: 'naive', options: { a: 1 } } }],
   ] as [string, object][])('finds %s from the working directory upwards, with its options', async (file, content) => {
-    const configFile = writeFile(path.join(root, 'app', file), content);
+    const configFile = writeFile(path.join(root, file), content);
     const chosen = await select();
     expect(chosen.definition.name).toBe('naive');
     expect(chosen.source).toEqual({ kind: 'file', file: configFile });
@@ -109,11 +110,20 @@ describe.each(modes)('precedence ($mode)', ({ select, create }) => {
     expect(((await create()) as Fixture).options).toEqual({ a: 1 });
   });
 
-  it('the nearest config file wins, and a package.json without a "cwdkit" key is passed over', async () => {
+  it('the nearest config file wins', async () => {
     writeFile(path.join(root, 'cwdkit.config.json'), { strategy: 'mutex' });
     writeFile(path.join(root, 'app', '.cwdkitrc.json'), { strategy: 'naive' });
-    writeFile(path.join(work, 'package.json'), { name: 'inner' });
     expect((await select()).definition.name).toBe('naive');
+  });
+
+  it('the search stops at the project root: a package.json without a "cwdkit" key ends it', async () => {
+    writeFile(path.join(root, 'cwdkit.config.json'), { strategy: 'mutex' });
+    writeFile(path.join(root, 'app', 'package.json'), { name: 'inner' });
+    installStrategyPackage(path.join(root, 'app'), '@cwdkit/native', 'native');
+    expect((await select()).source).toEqual({ kind: 'default' });
+    fs.rmSync(path.join(root, 'app', 'package.json'));
+    fs.mkdirSync(path.join(root, 'app', '.git'));
+    expect((await select()).source).toEqual({ kind: 'default' });
   });
 
   it('without any choice, the first installed entry of DEFAULT_STRATEGIES wins', async () => {
@@ -180,14 +190,31 @@ describe.each(modes)('third-party strategies ($mode)', ({ select }) => {
     expect((await select({ strategy: './local.cjs' })).definition.name).toBe('local');
   });
 
-  it('absolute paths, file: URLs, bare and scoped packages are accepted from the argument', async () => {
+  it('absolute paths and file: URLs are accepted from the argument', async () => {
     const file = writeFile(path.join(root, 'abs.mjs'), strategySource('abs'));
-    installStrategyPackage(root, 'cwdkit-strategy-bare', 'bare');
-    installStrategyPackage(root, '@acme/cwd', 'acme', 'cjs');
     expect((await select({ strategy: file })).definition.name).toBe('abs');
     expect((await select({ strategy: pathToFileURL(file).href })).definition.name).toBe('abs');
-    expect((await select({ strategy: 'cwdkit-strategy-bare' })).definition.name).toBe('bare');
-    expect((await select({ strategy: '@acme/cwd' })).definition.name).toBe('acme');
+  });
+
+  it('a third-party package is chosen by the name it declares, never by its package name', async () => {
+    installStrategyPackage(root, 'cwdkit-strategy-bare', 'bare');
+    installStrategyPackage(root, '@acme/cwdkit-cwd', 'acme', 'cjs');
+    expect((await select({ strategy: 'bare' })).definition.name).toBe('bare');
+    expect((await select({ strategy: 'acme' })).definition.name).toBe('acme');
+    process.env.CWDKIT_STRATEGY = 'acme';
+    expect((await select()).definition.name).toBe('acme');
+    await expect(select({ strategy: '@acme/cwdkit-cwd' })).rejects.toMatchObject({
+      code: 'ERR_CWDKIT_UNKNOWN_STRATEGY',
+    });
+  });
+
+  it('a package whose strategy is not the name it declares is refused', async () => {
+    const dir = installStrategyPackage(root, 'cwdkit-liar', 'liar');
+    writeFile(path.join(dir, 'index.mjs'), strategySource('naive'));
+    await expect(select({ strategy: 'liar' })).rejects.toMatchObject({
+      code: 'ERR_CWDKIT_STRATEGY_LOAD_FAILED',
+      message: expect.stringContaining('declares "liar"'),
+    });
   });
 
   it('a module whose default export is not a StrategyDefinition is refused', async () => {
@@ -238,7 +265,8 @@ describe.each(modes)('errors ($mode)', ({ select }) => {
     for (const error of [fromArgument, fromFile, fromEnvironment]) {
       expect(error.code).toBe('ERR_CWDKIT_UNKNOWN_STRATEGY');
       expect(error.message).toContain('"nativ"');
-      expect(error.message).toContain(STRATEGY_NAMES.join(', '));
+      expect(error.message).toContain('did you mean "native"?');
+      expect(error.message).toContain(DEFAULT_STRATEGIES.slice().sort().join(', '));
     }
   });
 
@@ -254,7 +282,7 @@ describe.each(modes)('errors ($mode)', ({ select }) => {
   it.each([
     [{ strategy: 42 }, '"strategy" must be a strategy name or a non-empty list of names, got number 42'],
     [{ strategy: [] }, '"strategy" must be a strategy name or a non-empty list of names, got an array'],
-    [{ strategy: ['naive', 3] }, '"strategy[1]" must be a strategy name or module specifier, got number 3'],
+    [{ strategy: ['naive', 3] }, '"strategy[1]" must be a strategy name or module path, got number 3'],
     [{ strategy: 'naive', options: 'fast' }, '"options" must be an object, got "fast"'],
     [{ strategy: 'naive', stratgy: 'x' }, '"stratgy" is not a known key'],
     [{ options: {} }, '"options" needs "strategy" beside it'],
@@ -292,13 +320,12 @@ describe.each(modes)('errors ($mode)', ({ select }) => {
     expect(error.message).toContain(text);
   });
 
-  it('an unreadable config file: ERR_CWDKIT_CONFIG_FILE with the cause', async () => {
+  it('a directory named like a config file: ERR_CWDKIT_CONFIG_FILE naming it', async () => {
     const file = path.join(work, 'cwdkit.config.json');
-    fs.mkdirSync(file); // EISDIR: root cannot be refused by permissions (project.test.ts tests EACCES as nobody)
+    fs.mkdirSync(file); // root cannot be refused by permissions (project.test.ts tests EACCES as nobody)
     const error = await failure();
     expect(error.code).toBe('ERR_CWDKIT_CONFIG_FILE');
-    expect(error.message).toContain(`on the way up from ${work}`);
-    expect((error.cause as { code?: string }).code).toBe('EISDIR');
+    expect(error.message).toBe(`cwdkit config file ${file} is not a regular file`);
   });
 
   it('a broken config file does not matter when the argument or the environment chooses', async () => {
@@ -329,7 +356,7 @@ describe('loading', () => {
   it('an error thrown by create() is not swallowed: options are checked by the strategy that won', async () => {
     writeFile(
       path.join(work, 'strict.mjs'),
-      'export default { specVersion: 1, name: "strict", description: "d", create(o) { throw Object.assign(new TypeError("bad option"), { code: "ERR_INVALID_ARG_VALUE" }); } };\n',
+      'export default { specVersion: 1, name: "strict", description: "d", options: ["x"], create(o) { throw Object.assign(new TypeError("bad option"), { code: "ERR_INVALID_ARG_VALUE" }); } };\n',
     );
     await expect(createCwdProvider({ strategy: ['./strict.mjs', 'naive'], options: { x: 1 } })).rejects.toMatchObject({
       message: 'bad option',

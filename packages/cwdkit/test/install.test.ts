@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
 import { Worker } from 'node:worker_threads';
+import { buildProvider, osChdir, readOsCwd } from '@cwdkit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildProvider, type CwdProvider, createCwdProvider, install, osChdir, readOsCwd } from '../src/index.js';
+import { type CwdProvider, createCwdProvider, install, installed } from '../src/index.js';
 import { dist, fixtures, packageRoot, run, scratchDir } from './helpers.js';
 
 const bin = path.join(packageRoot, '../../node_modules/.bin');
@@ -115,7 +116,24 @@ describe('install()', () => {
     expect(process.cwd).toBe(pristine.cwd);
   });
 
-  it('the ESM and the CommonJS build of core share one install state', () => {
+  it('installed() names the installed strategy, and undefined before and after', () => {
+    expect(installed()).toBeUndefined();
+    const uninstall = install(counting().provider);
+    expect(installed()).toBe('counting');
+    uninstall();
+    expect(installed()).toBeUndefined();
+  });
+
+  it('a closed provider is refused and nothing changes (every process.cwd() would throw)', () => {
+    const { provider } = counting();
+    provider.close();
+    expect(() => install(provider)).toThrow(expect.objectContaining({ code: 'ERR_CWDKIT_CLOSED' }));
+    expect(process.cwd).toBe(pristine.cwd);
+    expect(process.chdir).toBe(pristine.chdir);
+    expect(installed()).toBeUndefined();
+  });
+
+  it('the ESM and the CommonJS build of cwdkit share one install state', () => {
     const cjs = createRequire(import.meta.url)(path.join(dist, 'index.cjs')) as { install: typeof install };
     const uninstall = install(counting().provider);
     try {
@@ -234,6 +252,7 @@ describe('install() in other places', () => {
     processCwd: true,
     pathResolve: true,
     failedChdir: { code: 'ENOENT', syscall: 'chdir', unchanged: true },
+    failedChdirIsRuntimes: true,
     secondInstall: 'ERR_CWDKIT_ALREADY_INSTALLED',
     restored: true,
     callsAfterUninstall: 0,
@@ -247,7 +266,15 @@ describe('install() in other places', () => {
       'Deno',
       path.join(bin, 'deno'),
       ['run', '-A'],
-      { ...common, pathResolveCalls: 1, denoCwd: true, denoChdirUrl: true },
+      {
+        ...common,
+        pathResolveCalls: 1,
+        denoCwd: true,
+        denoChdirUrl: true,
+        denoChdirError: true,
+        denoChdirErrorIsRuntimes: true,
+        denoCwdGone: true,
+      },
     ],
   ] as const)('on %s, for real', async (_runtime, command, args, expected) => {
     const result = await run(command, [...args, path.join(fixtures, 'install-scenario.mjs')], { cwd: scratch });

@@ -28,6 +28,7 @@ export function strategySource(name: string, format: 'esm' | 'cjs' = 'esm'): str
   specVersion: 1,
   name: ${JSON.stringify(name)},
   description: 'fixture strategy ${name}',
+  options: ['a', 'x', 'level', 'fromFile'],
   create(options) {
     return {
       strategy: ${JSON.stringify(name)},
@@ -47,11 +48,14 @@ export function strategySource(name: string, format: 'esm' | 'cjs' = 'esm'): str
     : `'use strict';\nObject.defineProperty(exports, '__esModule', { value: true });\nexports.default = ${body};\n`;
 }
 
-/** An installed package `node_modules/<packageName>` in `root` whose default export is a fixture strategy. */
+/**
+ * An installed package `node_modules/<packageName>` in `root` that declares the strategy `name` in its package.json,
+ * its default export a fixture strategy.
+ */
 export function installStrategyPackage(root: string, packageName: string, name: string, format: 'esm' | 'cjs' = 'esm') {
   const dir = path.join(root, 'node_modules', packageName);
   const main = format === 'esm' ? 'index.mjs' : 'index.cjs';
-  writeFile(path.join(dir, 'package.json'), { name: packageName, version: '1.0.0', main });
+  writeFile(path.join(dir, 'package.json'), { name: packageName, version: '1.0.0', main, cwdkit: { strategy: name } });
   writeFile(path.join(dir, main), strategySource(name, format));
   return dir;
 }
@@ -75,4 +79,17 @@ export function run(command: string, args: string[], options: { cwd: string; env
       },
     );
   });
+}
+
+/** A copy of the built cwdkit and @cwdkit/core in `root`/node_modules, as npm would install them. */
+export function copyPackage(root: string): void {
+  const core = path.join(packageRoot, '../core');
+  for (const [from, to] of [
+    [packageRoot, 'node_modules/cwdkit'],
+    [core, 'node_modules/@cwdkit/core'],
+  ] as const) {
+    for (const part of from === core ? ['dist', 'package.json'] : ['dist', 'bin', 'package.json']) {
+      fs.cpSync(path.join(from, part), path.join(root, to, part), { recursive: true });
+    }
+  }
 }

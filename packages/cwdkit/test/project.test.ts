@@ -1,30 +1,25 @@
-// Selection as a user's project sees it: @cwdkit/core copied into a fresh node_modules (not symlinked, so nothing of
-// the workspace is found), real child processes, the built ESM and CommonJS files and the `cwdkit` bin.
+// Selection as a user's project sees it: cwdkit and @cwdkit/core copied into a fresh node_modules (not symlinked, so
+// nothing of the workspace is found), real child processes, the built ESM and CommonJS files and the `cwdkit` bin.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_STRATEGIES, STRATEGY_NAMES } from '../src/index.js';
-import { dist, installStrategyPackage, packageRoot, run, scratchDir, writeFile } from './helpers.js';
+import { DEFAULT_STRATEGIES } from '../src/index.js';
+import { copyPackage, installStrategyPackage, packageRoot, run, scratchDir, writeFile } from './helpers.js';
 
 const node = process.execPath;
 
 function project(): string {
   const root = scratchDir('cwdkit-project-');
   fs.chmodSync(root, 0o755); // readable by `nobody` for the EACCES test
-  const core = path.join(root, 'node_modules/@cwdkit/core');
-  fs.cpSync(dist, path.join(core, 'dist'), { recursive: true });
-  fs.copyFileSync(path.join(packageRoot, 'package.json'), path.join(core, 'package.json'));
-  const lilconfig = path.dirname(createRequire(import.meta.url).resolve('lilconfig/package.json'));
-  fs.cpSync(lilconfig, path.join(root, 'node_modules/lilconfig'), { recursive: true, dereference: true });
+  copyPackage(root);
   writeFile(path.join(root, 'package.json'), { name: 'app', private: true });
   return root;
 }
 
 /** Runs ESM code in the project and returns what it printed: the selection, or the error's code and message. */
 async function select(cwd: string, call: string, env: NodeJS.ProcessEnv = {}) {
-  const code = `import { ${call.split('(')[0]} } from '@cwdkit/core';
+  const code = `import { ${call.split('(')[0]} } from 'cwdkit';
 try { const s = await ${call}; console.log(JSON.stringify({ name: s.definition?.name ?? s.strategy, skipped: s.skipped?.map((x) => [x.request, x.error.code]) })); }
 catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }`;
   const result = await run(node, ['--input-type=module', '-e', code], { cwd, env });
@@ -32,9 +27,9 @@ catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }
   return JSON.parse(result.stdout);
 }
 
-let empty: string; // only @cwdkit/core installed
-let app: string; // @cwdkit/core and a fixture @cwdkit/naive
-const cli = (root: string) => path.join(root, 'node_modules/@cwdkit/core/dist/cli.js');
+let empty: string; // only cwdkit installed
+let app: string; // cwdkit and a fixture @cwdkit/naive
+const cli = (root: string) => path.join(root, 'node_modules/cwdkit/bin/cwdkit.js');
 
 beforeAll(() => {
   empty = project();
@@ -45,7 +40,7 @@ afterAll(() => {
   for (const root of [empty, app]) fs.rmSync(root, { recursive: true, force: true });
 });
 
-describe('in a project with only @cwdkit/core', () => {
+describe('in a project with only cwdkit', () => {
   it('a registered name that is not installed says what to install', async () => {
     expect(await select(empty, "createCwdProvider({ strategy: 'mutex' })")).toEqual({
       code: 'ERR_CWDKIT_STRATEGY_NOT_INSTALLED',
@@ -57,8 +52,8 @@ describe('in a project with only @cwdkit/core', () => {
     const { code, message } = await select(empty, 'createCwdProvider()');
     expect(code).toBe('ERR_CWDKIT_NO_STRATEGY');
     expect(message).toContain(`the default list (${DEFAULT_STRATEGIES.join(', ')})`);
-    for (const name of STRATEGY_NAMES) expect(message).toContain(`  - ${name}: `);
-    for (const name of STRATEGY_NAMES) expect(message).toContain(`npm install @cwdkit/${name}`);
+    for (const name of DEFAULT_STRATEGIES) expect(message).toContain(`  - ${name}: `);
+    for (const name of DEFAULT_STRATEGIES) expect(message).toContain(`npm install @cwdkit/${name}`);
   });
 
   it('`cwdkit which` reports the failure on stderr with its code and exits 1', async () => {
@@ -88,7 +83,7 @@ describe('in a project with @cwdkit/naive installed', () => {
   ])('selection works on %s, async and sync', async (_runtime, command, args) => {
     const script = writeFile(
       path.join(app, `select-${_runtime}.mjs`),
-      `import { createCwdProvider, createCwdProviderSync } from '@cwdkit/core';
+      `import { createCwdProvider, createCwdProviderSync } from 'cwdkit';
 const chosen = await createCwdProvider();
 console.log(JSON.stringify([chosen.strategy, chosen.cwd(), createCwdProviderSync({ strategy: 'naive' }).strategy]));\n`,
     );
@@ -98,15 +93,15 @@ console.log(JSON.stringify([chosen.strategy, chosen.cwd(), createCwdProviderSync
   });
 
   it('createCwdProviderSync works from CommonJS (the CJS build)', async () => {
-    const code = `const { createCwdProviderSync } = require('@cwdkit/core');
-console.log(require.resolve('@cwdkit/core'), createCwdProviderSync().strategy, createCwdProviderSync({ strategy: './local.cjs' }).strategy);`;
+    const code = `const { createCwdProviderSync } = require('cwdkit');
+console.log(require.resolve('cwdkit'), createCwdProviderSync().strategy, createCwdProviderSync({ strategy: './local.cjs' }).strategy);`;
     writeFile(
       path.join(app, 'local.cjs'),
       "exports.default = { specVersion: 1, name: 'local', description: 'd', create: () => ({ strategy: 'local' }) };\n",
     );
     const result = await run(node, ['-e', code], { cwd: app });
     expect(result.stderr).toBe('');
-    expect(result.stdout.trim()).toBe(`${path.join(app, 'node_modules/@cwdkit/core/dist/index.cjs')} naive local`);
+    expect(result.stdout.trim()).toBe(`${path.join(app, 'node_modules/cwdkit/dist/index.cjs')} naive local`);
   });
 
   it('`cwdkit which` prints the strategy, where the choice came from and its capabilities', async () => {
@@ -128,6 +123,7 @@ console.log(require.resolve('@cwdkit/core'), createCwdProviderSync().strategy, c
           'options       {"x":1}',
           'skipped       sab-atomics: The cwdkit strategy "sab-atomics" is not installed: npm install @cwdkit/sab-atomics',
           'capabilities  workerCoherent: false, chdirFromWorker: false, externalChange: immediate',
+          'installed     nothing (run with --import cwdkit/register to install it)',
           '',
         ].join('\n'),
       );
@@ -139,23 +135,39 @@ console.log(require.resolve('@cwdkit/core'), createCwdProviderSync().strategy, c
         source: { kind: 'environment', variable: 'CWDKIT_STRATEGY' },
         skipped: [],
         capabilities: { workerCoherent: false, chdirFromWorker: false, externalChange: 'immediate' },
+        installed: null,
       });
     } finally {
       fs.rmSync(config);
     }
   });
 
-  it.each([[['frobnicate']], [[]], [['which', 'extra']]])('`cwdkit %j` prints the usage and exits 2', async (args) => {
-    const result = await run(cli(app), args, { cwd: app });
+  it.each([[['frobnicate']], [[]], [['which', 'extra']], [['--frob']]])(
+    '`cwdkit %j` prints the usage and exits 2',
+    async (args) => {
+      const result = await run(cli(app), args, { cwd: app });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('Usage: cwdkit <command> [options]');
+    },
+  );
+
+  it('`cwdkit wihch` says what was meant', async () => {
+    const result = await run(cli(app), ['wihch'], { cwd: app });
     expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('Usage: cwdkit which [--json]');
+    expect(result.stderr).toMatch(/^cwdkit: unknown command "wihch" \(did you mean "which"\?\)/);
+  });
+
+  it('`cwdkit --version` prints the package version', async () => {
+    const result = await run(cli(app), ['--version'], { cwd: app });
+    expect(result).toEqual({ code: 0, stderr: '', stdout: '0.0.0\n' });
   });
 
   it('`cwdkit help` prints the usage on stdout', async () => {
     const result = await run(cli(app), ['help'], { cwd: app });
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toContain('Usage: cwdkit which [--json]');
+    expect(result.stdout).toContain('Usage: cwdkit <command> [options]');
+    expect((await run(cli(app), ['--help'], { cwd: app })).stdout).toBe(result.stdout);
   });
 
   const asNobody = ['--reuid=nobody', '--regid=nogroup', '--clear-groups'];
@@ -166,7 +178,7 @@ console.log(require.resolve('@cwdkit/core'), createCwdProviderSync().strategy, c
       const config = writeFile(path.join(app, '.cwdkitrc.json'), { strategy: 'naive' });
       fs.chmodSync(config, 0o000);
       try {
-        const code = `import('@cwdkit/core').then((m) => m.createCwdProvider()).catch((e) => console.log(e.code, e.message))`;
+        const code = `import('cwdkit').then((m) => m.createCwdProvider()).catch((e) => console.log(e.code, e.message))`;
         const result = await run('setpriv', [...asNobody, node, '-e', code], { cwd: app });
         expect(result.stderr).toBe('');
         expect(result.stdout).toContain(`ERR_CWDKIT_CONFIG_FILE cwdkit config file ${config} cannot be read (EACCES`);

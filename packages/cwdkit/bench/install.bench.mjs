@@ -6,8 +6,9 @@
 // (p50) and of the ratios. BENCH_VERBOSE=1 prints every round.
 import path from 'node:path';
 import process from 'node:process';
+import { runtime } from '@cwdkit/core';
 import { bench, do_not_optimize, run } from 'mitata';
-import { createCwdProvider, install, runtime } from '../dist/index.js';
+import { createCwdProvider, install } from '../dist/index.js';
 
 const args = process.argv.slice(2);
 const strategy = args.find((arg) => !arg.startsWith('--')) ?? 'main-thread-cache';

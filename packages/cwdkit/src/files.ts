@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { codedError } from '@cwdkit/core';
+
+/** A config file or a package.json larger than this is refused, never read. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+export function configFileError(file: string, problem: string, cause?: unknown): Error {
+  return codedError(new Error(`cwdkit config file ${file} ${problem}`, { cause }), 'ERR_CWDKIT_CONFIG_FILE');
+}
+
+/** Whether something exists at `file` (a dangling symlink counts: reading it then fails with a clear error). */
+export function exists(file: string): boolean {
+  return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+}
+
+/**
+ * The JSON in `file`, which must be a regular file of at most MAX_FILE_BYTES. Opened without blocking, so a FIFO
+ * or a device named like a config file is refused instead of hanging; every failure is ERR_CWDKIT_CONFIG_FILE.
+ */
+export function readJsonFile(file: string): unknown {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    throw configFileError(file, `cannot be read (${(error as Error).message})`, error);
+  }
+  let text: string;
+  try {
+    const stats = fs.fstatSync(fd);
+    if (!stats.isFile()) throw configFileError(file, 'is not a regular file');
+    if (stats.size > MAX_FILE_BYTES) {
+      throw configFileError(file, `is larger than ${MAX_FILE_BYTES} bytes (${stats.size}): a config file is small`);
+    }
+    // One byte more than allowed tells a file that grew since fstat from one that did not.
+    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    let length = 0;
+    for (let read = -1; read !== 0 && length < buffer.length; length += read) {
+      read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+    }
+    if (length > MAX_FILE_BYTES) throw configFileError(file, `is larger than ${MAX_FILE_BYTES} bytes`);
+    text = buffer.toString('utf8', 0, length);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_CWDKIT_CONFIG_FILE') throw error;
+    throw configFileError(file, `cannot be read (${(error as Error).message})`, error);
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (text.trim() === '') throw configFileError(file, 'is empty: write {"strategy": "<name>"} in it, or delete it');
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw configFileError(file, `is not valid JSON (${(error as Error).message})`, error);
+  }
+}
+
+/** The nearest directory from `start` upwards, inclusive, that holds a package.json or .git: the project root. */
+export function projectRoot(start: string): string | undefined {
+  for (let dir = start; ; ) {
+    if (exists(path.join(dir, 'package.json')) || exists(path.join(dir, '.git'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}

@@ -1,0 +1,150 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { exists, projectRoot, readJsonFile } from './files.js';
+
+/** An installed package that declares a strategy name in its package.json: `"cwdkit": {"strategy": "<name>"}`. */
+export interface DeclaredStrategy {
+  readonly name: string;
+  readonly packageName: string;
+  readonly directory: string;
+}
+
+/** Where strategy packages are looked for inside a node_modules folder: `@cwdkit/*`, `cwdkit-*`, `@scope/cwdkit-*`. */
+function candidatePackages(nodeModules: string): string[] {
+  const list = (dir: string) => {
+    try {
+      return fs.readdirSync(dir);
+    } catch {
+      return [];
+    }
+  };
+  const found: string[] = [];
+  for (const entry of list(nodeModules)) {
+    if (entry.startsWith('cwdkit-')) found.push(entry);
+    else if (entry.startsWith('@')) {
+      for (const inner of list(path.join(nodeModules, entry))) {
+        if (entry === '@cwdkit' || inner.startsWith('cwdkit-')) found.push(`${entry}/${inner}`);
+      }
+    }
+  }
+  return found.sort();
+}
+
+function declaredName(directory: string): string | undefined {
+  const file = path.join(directory, 'package.json');
+  if (!exists(file)) return undefined;
+  try {
+    const manifest = readJsonFile(file) as { cwdkit?: { strategy?: unknown } } | null;
+    const name = manifest?.cwdkit?.strategy;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined; // a broken unrelated package does not break selection
+  }
+}
+
+/**
+ * Every strategy declared by a package in these node_modules folders, the first declaration of a name winning
+ * (the folders come nearest first).
+ */
+export function declaredStrategies(folders: readonly string[]): Map<string, DeclaredStrategy> {
+  const found = new Map<string, DeclaredStrategy>();
+  for (const nodeModules of folders) {
+    for (const packageName of candidatePackages(nodeModules)) {
+      const directory = path.join(nodeModules, packageName);
+      const name = declaredName(directory);
+      if (name !== undefined && !found.has(name)) found.set(name, { name, packageName, directory });
+    }
+  }
+  return found;
+}
+
+/** This file, or undefined when the import.meta of a bundle does not say. */
+function ownFile(): string | undefined {
+  try {
+    return fileURLToPath(import.meta.url);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The cwdkit package this code runs from, or undefined when it was bundled into an app (then it has no
+ * node_modules of its own, and strategies must be passed as objects).
+ */
+export const ownPackage: string | undefined = (() => {
+  const file = ownFile();
+  if (file === undefined) return undefined;
+  const directory = path.dirname(path.dirname(file)); // dist/index.js → the package
+  try {
+    const manifest = readJsonFile(path.join(directory, 'package.json')) as { name?: unknown };
+    return manifest.name === 'cwdkit' ? directory : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+/**
+ * The node_modules folders that may serve a bare name, in order: the project root's own, then those of the package
+ * doing the selecting up to the project it is installed in (never above it). Never the cwd's other ancestors,
+ * NODE_PATH or $HOME.
+ */
+export function strategyFolders(selecting: string | undefined, project: string | undefined): string[] {
+  const folders: string[] = project === undefined ? [] : [path.join(project, 'node_modules')];
+  if (selecting !== undefined) {
+    const parts = selecting.split(path.sep);
+    const first = parts.indexOf('node_modules');
+    // Installed: the project is the folder that holds the first node_modules. In a source checkout: its root.
+    const top =
+      first > 0
+        ? parts.slice(0, first).join(path.sep) || path.sep
+        : (projectRoot(path.dirname(selecting)) ?? selecting);
+    for (let dir = selecting; ; dir = path.dirname(dir)) {
+      if (path.basename(dir) !== 'node_modules') folders.push(path.join(dir, 'node_modules'));
+      if (dir === top || path.dirname(dir) === dir) break;
+    }
+  }
+  return [...new Set(folders)];
+}
+
+type Conditions = readonly string[];
+
+function pickTarget(target: unknown, conditions: Conditions): string | undefined {
+  if (typeof target === 'string') return target;
+  if (Array.isArray(target)) {
+    for (const entry of target) {
+      const found = pickTarget(entry, conditions);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (target === null || typeof target !== 'object') return undefined;
+  for (const [condition, value] of Object.entries(target)) {
+    if (conditions.includes(condition)) {
+      const found = pickTarget(value, conditions);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/** The file a package's main entry points to for `import` (or `require`), read from its package.json "exports". */
+export function packageEntry(directory: string, kind: 'import' | 'require'): string {
+  const manifest = readJsonFile(path.join(directory, 'package.json')) as {
+    exports?: unknown;
+    main?: unknown;
+  };
+  const conditions = [kind, 'node', 'default'];
+  let { exports } = manifest;
+  if (exports !== null && typeof exports === 'object' && !Array.isArray(exports) && '.' in exports) {
+    exports = (exports as Record<string, unknown>)['.'];
+  }
+  const target =
+    exports !== undefined
+      ? pickTarget(exports, conditions)
+      : typeof manifest.main === 'string'
+        ? manifest.main
+        : 'index.js';
+  if (target === undefined) throw new Error(`${directory}/package.json exports nothing for "${kind}"`);
+  return path.resolve(directory, target);
+}

@@ -1,0 +1,82 @@
+// Every ```js example of every README runs as written, on the lowest supported Node (the system Node 20), Bun and
+// Deno (with the permissions the READMEs state), in a fresh project whose node_modules are the workspace's.
+import fs from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot, run, scratchDir, writeFile } from './helpers.js';
+
+const repository = path.resolve(packageRoot, '../..');
+const bin = path.join(repository, 'node_modules/.bin');
+const readmes = [
+  'README.md',
+  ...fs.readdirSync(path.join(repository, 'packages')).map((name) => `packages/${name}/README.md`),
+  'apps/bench/README.md',
+  'benchmarks/README.md',
+].filter((file) => fs.existsSync(path.join(repository, file)));
+
+interface Example {
+  readonly readme: string;
+  readonly line: number;
+  readonly code: string;
+}
+
+function examples(): Example[] {
+  const found: Example[] = [];
+  for (const readme of readmes) {
+    const lines = fs.readFileSync(path.join(repository, readme), 'utf8').split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      if (!/^```(js|mjs)\s*$/.test(lines[i] as string)) continue;
+      const end = lines.indexOf('```', i + 1);
+      found.push({ readme, line: i + 1, code: lines.slice(i + 1, end).join('\n') });
+      i = end;
+    }
+  }
+  return found;
+}
+
+let project: string;
+beforeAll(() => {
+  project = scratchDir('cwdkit-readme-');
+  const names = fs
+    .readdirSync(path.join(repository, 'packages'))
+    .map((name) => JSON.parse(fs.readFileSync(path.join(repository, 'packages', name, 'package.json'), 'utf8')).name);
+  // Deno resolves bare specifiers only for the dependencies package.json lists.
+  writeFile(path.join(project, 'package.json'), {
+    name: 'readme-examples',
+    private: true,
+    type: 'module',
+    dependencies: Object.fromEntries(names.map((name: string) => [name, '0.0.0'])),
+  });
+  fs.symlinkSync(path.join(repository, 'node_modules'), path.join(project, 'node_modules'));
+  fs.mkdirSync(path.join(project, 'packages/core/src'), { recursive: true }); // the examples chdir there
+});
+afterAll(() => {
+  fs.rmSync(project, { recursive: true, force: true });
+});
+
+const all = examples();
+const runtimes = [
+  ['Node', process.execPath, []],
+  ['Bun', path.join(bin, 'bun'), []],
+  ['Deno', path.join(bin, 'deno'), ['run', '--allow-read', '--allow-env', '--allow-ffi']],
+] as const;
+
+describe('README examples', () => {
+  it('there are examples to run, and none uses `using` (Node 20 cannot parse it)', () => {
+    expect(all.length).toBeGreaterThanOrEqual(10);
+    for (const { readme, line, code } of all) expect(code, `${readme}:${line}`).not.toMatch(/^\s*using /m);
+  });
+
+  it.each(
+    all.flatMap((example) =>
+      runtimes.map((runtime) => [`${example.readme}:${example.line}`, runtime[0], example, runtime] as const),
+    ),
+  )('%s on %s', async (_where, _name, example, [, command, args]) => {
+    const file = path.join(project, `${example.readme.replaceAll('/', '_')}-${example.line}.mjs`);
+    fs.writeFileSync(file, example.code);
+    const result = await run(command, [...args, file], { cwd: project });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+});
