@@ -62,10 +62,17 @@ const KEY = 'native.generation.v1';
  * The process-wide generation, [0]: bumped after every chdir (trap 1), invalidate() and change the watch thread sees.
  * One SharedArrayBuffer for the whole process, found through core's sharedMemory (trap 3), so every copy and version
  * of this package and every thread read the same one. Undefined in a worker started before the package loaded on the
- * main thread (and everywhere with CWDKIT_NATIVE_SHARED=0): that thread asks the OS on every call.
+ * main thread, in a Deno web Worker (and everywhere with CWDKIT_NATIVE_SHARED=0): that thread asks the OS on every
+ * call.
  */
+/** Inside Deno's web Worker, worker_threads' isMainThread says true (trap 10): it is recognised by its global scope. */
+const { WorkerGlobalScope } = globalThis as { WorkerGlobalScope?: abstract new () => unknown };
+const webWorker = typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope;
+const mainThread = isMainThread && !webWorker;
+
 const generation: Uint32Array | undefined = (() => {
-  if (process.env.CWDKIT_NATIVE_SHARED === '0') return undefined;
+  // A web worker cannot see the main thread's environment data: sharedMemory would make it a private buffer.
+  if (process.env.CWDKIT_NATIVE_SHARED === '0' || webWorker) return undefined;
   const memory = sharedMemory(KEY, Uint32Array.BYTES_PER_ELEMENT);
   return memory && new Uint32Array(memory);
 })();
@@ -130,7 +137,7 @@ const watchers = new FinalizationRegistry<number>((id) => binding.unwatch(id));
 function create(options?: NativeOptions): CwdProvider {
   const { mode, intervalMs } = parseOptions(options);
   const capabilities = capabilitiesOf(mode, intervalMs);
-  const chdirHere = isMainThread || chdirFromWorker ? chdir : refuseWorkerChdir;
+  const chdirHere = mainThread || chdirFromWorker ? chdir : refuseWorkerChdir;
   const parts = { strategy: 'native', capabilities, chdir: chdirHere };
   if (mode === 'strict' || generation === undefined) {
     return buildProvider({ ...parts, cwd: osCwd, invalidate() {} });
