@@ -55,6 +55,11 @@ function parseOptions(options: NativeOptions | undefined): { mode: NativeMode; i
   return { mode, intervalMs };
 }
 
+/** Inside Deno's web Worker, worker_threads' isMainThread says true (trap 10): it is recognised by its global scope. */
+const { WorkerGlobalScope } = globalThis as { WorkerGlobalScope?: abstract new () => unknown };
+const webWorker = typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope;
+const mainThread = isMainThread && !webWorker;
+
 /** The layout version is part of the key: copies with the same layout, whatever their version, share one buffer. */
 const KEY = 'native.generation.v1';
 
@@ -65,11 +70,6 @@ const KEY = 'native.generation.v1';
  * main thread, in a Deno web Worker (and everywhere with CWDKIT_NATIVE_SHARED=0): that thread asks the OS on every
  * call.
  */
-/** Inside Deno's web Worker, worker_threads' isMainThread says true (trap 10): it is recognised by its global scope. */
-const { WorkerGlobalScope } = globalThis as { WorkerGlobalScope?: abstract new () => unknown };
-const webWorker = typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope;
-const mainThread = isMainThread && !webWorker;
-
 const generation: Uint32Array | undefined = (() => {
   // A web worker cannot see the main thread's environment data: sharedMemory would make it a private buffer.
   if (process.env.CWDKIT_NATIVE_SHARED === '0' || webWorker) return undefined;
