@@ -1,40 +1,71 @@
-// The native half of @cwdkit/native: getcwd/chdir, a process-wide generation counter and watcher threads.
+// The native half of @cwdkit/native: getcwd, and one watch thread per environment.
 //
-// Loaded once per environment (main thread, each worker; trap 6): everything that belongs to one environment lives
-// in EnvState (instance data, freed by a cleanup hook); the only static is the generation, which is truly
-// process-wide, atomic and trivially destructible, so a thread still running at exit() never sees it destroyed.
+// The generation is not here: it lives in a SharedArrayBuffer that JS finds through @cwdkit/core's sharedMemory(),
+// so that every copy and version of this addon loaded in the process, and every thread, bumps and reads the same one.
+// The watch thread bumps it through a pointer into that buffer, which its environment keeps alive with a reference
+// until the thread is joined.
+//
+// Loaded once per environment (main thread, each worker; trap 6): everything lives in EnvState (instance data, freed
+// by a cleanup hook). No static state.
+//
+// Built with exceptions off: nothing here may throw. Threads are started with pthread_create / CreateThread, whose
+// failure (a thread limit) is an error code turned into a JS error, never an abort.
 
 #include <napi.h>
+
+#ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+#else
+#include <pthread.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
+#endif
+
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <mutex>
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <unordered_map>
-#include <utility>
 
 namespace {
 
-// Bumped after every change of directory we know of (trap 1: after the chdir, never before). JS reads it straight
-// from memory through an external ArrayBuffer, so the hot path of cached mode makes no native call.
-alignas(64) std::atomic<int32_t> generation{0};
-static_assert(std::atomic<int32_t>::is_always_lock_free, "JS reads the generation as a plain 32-bit integer");
-static_assert(sizeof(std::atomic<int32_t>) == sizeof(int32_t), "JS reads the generation as a plain 32-bit integer");
+static_assert(std::atomic<uint32_t>::is_always_lock_free, "JS reads the generation as a plain 32-bit integer");
+static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t), "JS reads the generation as a plain 32-bit integer");
 
+#ifdef _WIN32
+// The cwd as UTF-8, from GetCurrentDirectoryW's UTF-16. Returns 0 or the Windows error code.
+int ReadCwd(std::string& out) {
+  DWORD length = GetCurrentDirectoryW(0, nullptr);  // including the terminating NUL
+  for (;;) {
+    if (length == 0) return static_cast<int>(GetLastError());
+    std::unique_ptr<wchar_t[]> wide(new wchar_t[length]);
+    DWORD written = GetCurrentDirectoryW(length, wide.get());
+    if (written == 0) return static_cast<int>(GetLastError());
+    if (written >= length) {  // the directory changed and grew in between: the answer is the size needed
+      length = written;
+      continue;
+    }
+    int bytes = WideCharToMultiByte(CP_UTF8, 0, wide.get(), static_cast<int>(written), nullptr, 0, nullptr, nullptr);
+    if (bytes == 0 && written != 0) return static_cast<int>(GetLastError());
+    out.resize(static_cast<size_t>(bytes));
+    WideCharToMultiByte(CP_UTF8, 0, wide.get(), static_cast<int>(written), &out[0], bytes, nullptr, nullptr);
+    return 0;
+  }
+}
+#else
 // getcwd(3) into a buffer that grows until the path fits: no truncation at PATH_MAX. Returns 0 or an errno.
-// `small` is tried first so that the usual case allocates nothing.
-template <typename Done>
-int ReadCwd(Done done) {
+int ReadCwd(std::string& out) {
   char small[4096];
   if (::getcwd(small, sizeof small) != nullptr) {
-    done(small);
+    out.assign(small);
     return 0;
   }
   // glibc reports a path longer than the kernel's page as ENAMETOOLONG from the syscall, then walks ".." itself
@@ -44,86 +75,151 @@ int ReadCwd(Done done) {
     if (size > (size_t{1} << 24)) return ENAMETOOLONG;
     std::unique_ptr<char[]> large(new char[size]);
     if (::getcwd(large.get(), size) != nullptr) {
-      done(large.get());
+      out.assign(large.get());
       return 0;
     }
     error = errno;
   }
   return error;
 }
+#endif
 
-const char* ErrnoName(int error) {
-  switch (error) {
-#define NAME(e) \
-  case e:       \
-    return #e;
-    NAME(EACCES)
-    NAME(EFAULT)
-    NAME(EINVAL)
-    NAME(EIO)
-    NAME(ELOOP)
-    NAME(ENAMETOOLONG)
-    NAME(ENOENT)
-    NAME(ENOMEM)
-    NAME(ENOTDIR)
-    NAME(EPERM)
-    NAME(ERANGE)
-#undef NAME
-    default:
-      return "UNKNOWN";
+// A lock and a condition the watch thread sleeps on (the timed wait uses a steady clock).
+class Signal {
+ public:
+  void Lock() { mutex_.lock(); }
+  void Unlock() { mutex_.unlock(); }
+  void Wait(uint32_t ms) {
+    std::unique_lock<std::mutex> lock(mutex_, std::adopt_lock);
+    condition_.wait_for(lock, std::chrono::milliseconds(ms));
+    lock.release();  // still held: the caller unlocks
   }
-}
+  void Notify() { condition_.notify_all(); }
 
-// A thread that polls getcwd every `interval` and bumps the generation when the directory changed behind our back
-// (a chdir(2) by other native code). It also bumps once after each of our own chdirs: one extra miss, never a stale
-// read. Destroying the Watcher stops and joins the thread, which wakes at once.
+ private:
+  std::mutex mutex_;
+  std::condition_variable condition_;
+};
+
+// The thread of one environment's watch providers. It polls the cwd every `interval` ms and bumps the generation when
+// the directory changed since its last reading, or when the generation itself moved since then: a chdir and a chdir
+// back behind our back between two polls (A→B→A) is then still caught, because the caches may hold B under the
+// generation of our chdir to B. Bumping after each of our own chdirs costs one extra miss per thread, never a stale read.
 class Watcher {
  public:
-  // The first reading is taken here, before the constructor returns, and the generation is bumped after it: a change
-  // made before this watcher existed is then not hidden from the caches either.
-  explicit Watcher(std::chrono::milliseconds interval)
-      : interval_(interval), seenError_(ReadCwd([this](const char* path) { seen_.assign(path); })) {
-    generation.fetch_add(1, std::memory_order_seq_cst);
-    thread_ = std::thread([this] { Run(); });
+  explicit Watcher(std::atomic<uint32_t>* generation) : generation_(generation) {}
+
+  // Takes the first reading, bumps (a change made before this watcher existed is not hidden from the caches either),
+  // then starts the thread. Returns 0 or the error of the thread creation.
+  int Start(uint32_t interval) {
+    interval_ = interval;
+    Poll(true);
+#ifdef _WIN32
+    thread_ = CreateThread(nullptr, 0, &Watcher::Main, this, 0, nullptr);
+    return thread_ == nullptr ? static_cast<int>(GetLastError()) : 0;
+#else
+    int error = pthread_create(&thread_, nullptr, &Watcher::Main, this);
+    started_ = error == 0;
+    return error;
+#endif
   }
+
+  void SetInterval(uint32_t interval) {
+    signal_.Lock();
+    interval_ = interval;
+    signal_.Unlock();
+    signal_.Notify();
+  }
+
   ~Watcher() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
+    signal_.Lock();
+    stopping_ = true;
+    signal_.Unlock();
+    signal_.Notify();
+#ifdef _WIN32
+    if (thread_ != nullptr) {
+      WaitForSingleObject(thread_, INFINITE);
+      CloseHandle(thread_);
     }
-    wake_.notify_one();
-    thread_.join();
+#else
+    if (started_) pthread_join(thread_, nullptr);
+#endif
   }
 
  private:
+#ifdef _WIN32
+  static DWORD WINAPI Main(LPVOID self) {
+    static_cast<Watcher*>(self)->Run();
+    return 0;
+  }
+#else
+  static void* Main(void* self) {
+    static_cast<Watcher*>(self)->Run();
+    return nullptr;
+  }
+#endif
+
   void Run() {
-    std::string now;
-    std::unique_lock<std::mutex> lock(mutex_);
-    while (!wake_.wait_for(lock, interval_, [this] { return stopping_; })) {
-      int error = ReadCwd([&](const char* path) { now.assign(path); });
-      if (error != 0) now.clear();
-      if (error != seenError_ || now != seen_) {
-        seen_.swap(now);
-        seenError_ = error;
-        generation.fetch_add(1, std::memory_order_seq_cst);
-      }
+    signal_.Lock();
+    while (!stopping_) {
+      signal_.Wait(interval_);  // woken early by SetInterval or the destructor; an early poll is harmless
+      if (stopping_) break;
+      signal_.Unlock();
+      Poll(false);
+      signal_.Lock();
+    }
+    signal_.Unlock();
+  }
+
+  void Poll(bool first) {
+    // The generation before the reading (trap 1): a chdir after this load moves the generation again.
+    uint32_t before = generation_->load(std::memory_order_seq_cst);
+    int error = ReadCwd(now_);
+    if (error != 0) now_.clear();
+    if (first || before != seenGeneration_ || error != seenError_ || now_ != seen_) {
+      seen_.swap(now_);
+      seenError_ = error;
+      seenGeneration_ = generation_->fetch_add(1, std::memory_order_seq_cst) + 1;
     }
   }
 
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  const std::chrono::milliseconds interval_;
-  std::string seen_;  // the last reading, and its errno (0 when it succeeded)
-  int seenError_;
-  std::thread thread_;
+  std::atomic<uint32_t>* const generation_;
+  Signal signal_;
+  uint32_t interval_ = 0;  // guarded by signal_
+  bool stopping_ = false;  // guarded by signal_
+  // Used by the thread only (and by Start before it exists): the last reading, its error, the generation after it.
+  std::string seen_;
+  std::string now_;
+  int seenError_ = 0;
+  uint32_t seenGeneration_ = 0;
+#ifdef _WIN32
+  HANDLE thread_ = nullptr;
+#else
+  pthread_t thread_{};
+  bool started_ = false;
+#endif
 };
 
-// Per-environment state (instance data). The environment's cleanup hook owns it: it stops this environment's
-// watchers and frees it when the main thread or a worker tears down.
+// Per-environment state (instance data), owned by the environment's cleanup hook. Every watch provider of this
+// environment registers its interval here and shares one thread, which polls at the shortest interval registered.
 struct EnvState {
-  std::unordered_map<uint32_t, std::unique_ptr<Watcher>> watchers;
-  uint32_t nextWatcher = 1;
+  napi_env env = nullptr;
+  std::unique_ptr<Watcher> watcher;
+  napi_ref memory = nullptr;  // the generation's typed array, alive while the watcher points into it
+  std::unordered_map<uint32_t, uint32_t> intervals;  // registration id → interval in ms
+  uint32_t nextId = 1;
+
+  uint32_t ShortestInterval() const {
+    uint32_t shortest = UINT32_MAX;
+    for (const auto& entry : intervals) shortest = entry.second < shortest ? entry.second : shortest;
+    return shortest;
+  }
+
+  void StopWatching() {
+    watcher.reset();  // joins the thread before the memory it writes may go
+    if (memory != nullptr) napi_delete_reference(env, memory);
+    memory = nullptr;
+  }
 };
 
 EnvState* State(const Napi::CallbackInfo& info) {
@@ -131,79 +227,87 @@ EnvState* State(const Napi::CallbackInfo& info) {
 }
 
 void CleanUp(void* data) {
-  delete static_cast<EnvState*>(data);  // ~Watcher joins each thread
+  auto* state = static_cast<EnvState*>(data);
+  state->StopWatching();
+  delete state;
 }
 
+#ifdef _WIN32
+constexpr const char* THREAD_SYSCALL = "CreateThread";
+std::string ThreadErrorName(int error) {
+  return "Windows error " + std::to_string(error);
+}
+#else
+constexpr const char* THREAD_SYSCALL = "pthread_create";
+std::string ThreadErrorName(int error) {
+  return error == EAGAIN ? "EAGAIN" : error == ENOMEM ? "ENOMEM" : error == EPERM ? "EPERM" : "EINVAL";
+}
+#endif
+
+// The cwd, or the error number as a number: JS builds the error (the runtime's wording, one place for all strategies).
 Napi::Value Getcwd(const Napi::CallbackInfo& info) {
+  std::string path;
+  int error = ReadCwd(path);
+  if (error != 0) return Napi::Number::New(info.Env(), error);
+  return Napi::String::New(info.Env(), path);
+}
+
+// watch(generation: Uint32Array over the shared buffer, intervalMs) → registration id. Starts this environment's
+// thread if it has none; throws ERR_CWDKIT_WATCH_THREAD when the OS refuses a thread.
+Napi::Value Watch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  Napi::Value result;
-  int error = ReadCwd([&](const char* path) { result = Napi::String::New(env, path); });
-  if (error == 0) return result;
-  // The shape of core's readOsCwd error, so that every strategy fails alike.
-  Napi::Error failure = Napi::Error::New(env, std::string(ErrnoName(error)) + ": " + std::strerror(error) + ", uv_cwd");
-  failure.Set("code", ErrnoName(error));
-  failure.Set("errno", Napi::Number::New(env, -error));
-  failure.Set("syscall", "uv_cwd");
-  failure.ThrowAsJavaScriptException();
-  return env.Undefined();
-}
-
-// chdir(2), then publish (trap 1). Returns 0 or the errno; JS turns it into core's chdir error.
-Napi::Value Chdir(const Napi::CallbackInfo& info) {
-  std::string directory = info[0].As<Napi::String>().Utf8Value();
-  if (::chdir(directory.c_str()) != 0) {
-    int error = errno;
-    return Napi::Number::New(info.Env(), error);
+  EnvState* state = State(info);
+  auto interval = info[1].As<Napi::Number>().Uint32Value();
+  if (!state->watcher) {
+    napi_typedarray_type type;
+    size_t length = 0;
+    void* data = nullptr;
+    if (napi_get_typedarray_info(env, info[0], &type, &length, &data, nullptr, nullptr) != napi_ok ||
+        type != napi_uint32_array || length < 1 || data == nullptr ||
+        napi_create_reference(env, info[0], 1, &state->memory) != napi_ok) {
+      Napi::TypeError::New(env, "@cwdkit/native: watch() needs the shared generation").ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+    state->watcher = std::make_unique<Watcher>(static_cast<std::atomic<uint32_t>*>(data));
+    int error = state->watcher->Start(interval);
+    if (error != 0) {
+      state->StopWatching();
+      std::string name = ThreadErrorName(error);
+      Napi::Error failure = Napi::Error::New(
+          env, "@cwdkit/native: could not start the watch thread (" + name +
+                   "): the process or user reached its thread limit; use mode 'cached' and call invalidate(), or raise "
+                   "the limit");
+      failure.Set("code", "ERR_CWDKIT_WATCH_THREAD");
+      failure.Set("syscall", THREAD_SYSCALL);
+      failure.ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
   }
-  generation.fetch_add(1, std::memory_order_seq_cst);
-  return Napi::Number::New(info.Env(), 0);
+  uint32_t id = state->nextId++;
+  state->intervals.emplace(id, interval);
+  if (state->intervals.size() > 1) state->watcher->SetInterval(state->ShortestInterval());
+  return Napi::Number::New(env, id);
 }
 
-// Plain Node-API, like Noop: on the hot path of the fallback, node-addon-api's CallbackInfo would double the cost.
-napi_value Generation(napi_env env, napi_callback_info) {
-  napi_value value = nullptr;
-  napi_create_uint32(env, static_cast<uint32_t>(generation.load(std::memory_order_seq_cst)), &value);
-  return value;
+// Drops a registration; the thread stops with the last one. An unknown id is ignored.
+void Unwatch(const Napi::CallbackInfo& info) {
+  EnvState* state = State(info);
+  if (state->intervals.erase(info[0].As<Napi::Number>().Uint32Value()) == 0) return;
+  if (state->intervals.empty()) {
+    state->StopWatching();
+  } else {
+    state->watcher->SetInterval(state->ShortestInterval());
+  }
 }
 
-void Bump(const Napi::CallbackInfo&) {
-  generation.fetch_add(1, std::memory_order_seq_cst);
-}
-
+// Plain Node-API: on the hot path of the benchmarks, node-addon-api's CallbackInfo would double the cost.
 napi_value Noop(napi_env, napi_callback_info) {
   return nullptr;
 }
 
-Napi::Value Watch(const Napi::CallbackInfo& info) {
-  EnvState* state = State(info);
-  uint32_t id = state->nextWatcher++;
-  auto interval = std::chrono::milliseconds(info[0].As<Napi::Number>().Int64Value());
-  state->watchers.emplace(id, std::make_unique<Watcher>(interval));
-  return Napi::Number::New(info.Env(), id);
-}
-
-void Unwatch(const Napi::CallbackInfo& info) {
-  State(info)->watchers.erase(info[0].As<Napi::Number>().Uint32Value());
-}
-
-// An ArrayBuffer over the generation itself, or undefined where the runtime refuses external memory (or copies
-// it, which would freeze the value): JS then reads the generation through a call.
-Napi::Value GenerationBuffer(Napi::Env env) {
-  void* memory = &generation;
-  napi_value buffer;
-  if (napi_create_external_arraybuffer(env, memory, sizeof generation, nullptr, nullptr, &buffer) != napi_ok) {
-    napi_value ignored;
-    napi_get_and_clear_last_exception(env, &ignored);
-    return env.Undefined();
-  }
-  void* data = nullptr;
-  size_t length = 0;
-  if (napi_get_arraybuffer_info(env, buffer, &data, &length) != napi_ok || data != memory) return env.Undefined();
-  return Napi::Value(env, buffer);
-}
-
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   auto* state = new EnvState();
+  state->env = env;
   // Freed by CleanUp, never by a finalizer: one owner.
   if (napi_set_instance_data(env, state, nullptr, nullptr) != napi_ok ||
       napi_add_env_cleanup_hook(env, CleanUp, state) != napi_ok) {
@@ -212,16 +316,11 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
     return exports;
   }
   exports.Set("getcwd", Napi::Function::New<Getcwd>(env, "getcwd"));
-  exports.Set("chdir", Napi::Function::New<Chdir>(env, "chdir"));
-  exports.Set("bump", Napi::Function::New<Bump>(env, "bump"));
   exports.Set("watch", Napi::Function::New<Watch>(env, "watch"));
   exports.Set("unwatch", Napi::Function::New<Unwatch>(env, "unwatch"));
-  for (auto [name, callback] : {std::pair{"noop", Noop}, std::pair{"generation", Generation}}) {
-    napi_value function;
-    napi_create_function(env, name, NAPI_AUTO_LENGTH, callback, nullptr, &function);
-    exports.Set(name, function);
-  }
-  exports.Set("generationBuffer", GenerationBuffer(env));
+  napi_value noop;
+  napi_create_function(env, "noop", NAPI_AUTO_LENGTH, Noop, nullptr, &noop);
+  exports.Set("noop", noop);
   return exports;
 }
 

@@ -1,12 +1,16 @@
-import os from 'node:os';
 import process from 'node:process';
 import {
   buildProvider,
   type CwdCapabilities,
   type CwdProvider,
-  chdirError,
   codedError,
   defineStrategy,
+  isMainThread,
+  osChdir,
+  readOsCwd,
+  refuseWorkerChdir,
+  runtime,
+  sharedMemory,
 } from '@cwdkit/core';
 import { binding } from './binding.js';
 
@@ -51,31 +55,59 @@ function parseOptions(options: NativeOptions | undefined): { mode: NativeMode; i
   return { mode, intervalMs };
 }
 
+/** Inside Deno's web Worker, worker_threads' isMainThread says true (trap 10): it is recognised by its global scope. */
+const { WorkerGlobalScope } = globalThis as { WorkerGlobalScope?: abstract new () => unknown };
+const webWorker = typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope;
+const mainThread = isMainThread && !webWorker;
+
+/** The layout version is part of the key: copies with the same layout, whatever their version, share one buffer. */
+const KEY = 'native.generation.v1';
+
+/**
+ * The process-wide generation, [0]: bumped after every chdir (trap 1), invalidate() and change the watch thread sees.
+ * One SharedArrayBuffer for the whole process, found through core's sharedMemory (trap 3), so every copy and version
+ * of this package and every thread read the same one. Undefined in a worker started before the package loaded on the
+ * main thread, in a Deno web Worker (and everywhere with CWDKIT_NATIVE_SHARED=0): that thread asks the OS on every
+ * call.
+ */
+const generation: Uint32Array | undefined = (() => {
+  // A web worker cannot see the main thread's environment data: sharedMemory would make it a private buffer.
+  if (process.env.CWDKIT_NATIVE_SHARED === '0' || webWorker) return undefined;
+  const memory = sharedMemory(KEY, Uint32Array.BYTES_PER_ELEMENT);
+  return memory && new Uint32Array(memory);
+})();
+
+/**
+ * chdir from a worker is claimed only where no thread's runtime cache can be left behind: on Deno, which caches
+ * nothing. Node and Bun cache the cwd per thread, and a chdir in a worker cannot clear the main thread's cache, so
+ * a worker gets the runtime's own refusal there. A thread without the shared generation cannot tell the others.
+ */
+const chdirFromWorker = runtime === 'deno' && generation !== undefined;
+
 function capabilitiesOf(mode: NativeMode, intervalMs: number): CwdCapabilities {
-  const coherent = { workerCoherent: true, chdirFromWorker: true } as const;
-  if (mode === 'strict') return { ...coherent, externalChange: 'immediate' };
-  if (mode === 'cached') return { ...coherent, externalChange: 'never' };
-  return { ...coherent, externalChange: 'bounded', boundedMs: intervalMs + SCHEDULING_SLACK_MS };
+  const base = { workerCoherent: true, chdirFromWorker } as const;
+  if (mode === 'strict' || generation === undefined) return { ...base, externalChange: 'immediate' };
+  if (mode === 'cached') return { ...base, externalChange: 'never' };
+  return { ...base, externalChange: 'bounded', boundedMs: intervalMs + SCHEDULING_SLACK_MS };
 }
 
-function errnoName(errno: number): string {
-  const names = os.constants.errno as Record<string, number>;
-  return Object.keys(names).find((name) => names[name] === errno) ?? 'UNKNOWN';
+/** The OS's answer; on failure, core builds the error, worded as every strategy words it on this runtime. */
+function osCwd(): string {
+  const path = binding.getcwd();
+  return typeof path === 'string' ? path : readOsCwd();
 }
 
-function cwdForMessage(): string {
-  try {
-    return binding.getcwd();
-  } catch {
-    return '';
-  }
+function bump(): void {
+  if (generation) Atomics.add(generation, 0, 1);
 }
 
-/** The same chdir for every mode and thread: chdir(2), then the generation is bumped (in the addon, trap 1). */
+/**
+ * The runtime's own chdir (trap 7: the original, captured by core), so that its cache, path.resolve and relative
+ * imports move too (trap 9); then the generation is bumped (trap 1).
+ */
 function chdir(directory: string): void {
-  const errno = binding.chdir(directory);
-  // Nothing moved, so the cwd now is the cwd before.
-  if (errno !== 0) throw chdirError(errnoName(errno), cwdForMessage(), directory);
+  osChdir(directory);
+  bump();
 }
 
 // This thread's cache. An ESM and a CJS copy of this package each keep one, and that is safe: both are checked
@@ -83,51 +115,40 @@ function chdir(directory: string): void {
 let cachedGeneration = -1; // the generation is a Uint32, so -1 never matches it
 let cachedPath = '';
 
-/**
- * The generation as plain memory when the runtime lets the addon share it: the hot path then makes no call.
- * CWDKIT_NATIVE_SHARED=0 turns that off, to run what a runtime that refuses external memory gets.
- */
-const view =
-  binding.generationBuffer === undefined || process.env.CWDKIT_NATIVE_SHARED === '0'
-    ? undefined
-    : new Uint32Array(binding.generationBuffer);
-
 function miss(): string {
   // An atomic load, then ask the OS (trap 1): a chdir in between bumps the generation again, so the next cwd()
   // misses instead of keeping the old path under the new generation.
-  const generation = view ? Atomics.load(view, 0) : binding.generation();
-  const path = binding.getcwd();
-  cachedGeneration = generation;
+  const seen = Atomics.load(generation as Uint32Array, 0);
+  const path = osCwd();
+  cachedGeneration = seen;
   cachedPath = path;
   return path;
 }
 
 // The hit is a plain load: an aligned 32-bit read cannot tear, and it costs ~0.5 ns where Atomics.load costs ~6 ns
 // on Node 20. The miss above loads atomically before it reads the OS.
-const cachedCwd: () => string = view
-  ? () => (view[0] === cachedGeneration ? cachedPath : miss())
-  : () => (binding.generation() === cachedGeneration ? cachedPath : miss());
+function cachedCwd(): string {
+  return (generation as Uint32Array)[0] === cachedGeneration ? cachedPath : miss();
+}
 
-// Stops the thread of a watch provider that was dropped without close().
+// Drops the registration of a watch provider that was garbage-collected without close().
 const watchers = new FinalizationRegistry<number>((id) => binding.unwatch(id));
 
 function create(options?: NativeOptions): CwdProvider {
   const { mode, intervalMs } = parseOptions(options);
   const capabilities = capabilitiesOf(mode, intervalMs);
-  if (mode === 'strict') {
-    return buildProvider({ strategy: 'native', capabilities, cwd: binding.getcwd, chdir, invalidate() {} });
+  const chdirHere = mainThread || chdirFromWorker ? chdir : refuseWorkerChdir;
+  const parts = { strategy: 'native', capabilities, chdir: chdirHere };
+  if (mode === 'strict' || generation === undefined) {
+    return buildProvider({ ...parts, cwd: osCwd, invalidate() {} });
   }
-  if (mode === 'cached') {
-    return buildProvider({ strategy: 'native', capabilities, cwd: cachedCwd, chdir, invalidate: binding.bump });
-  }
-  const id = binding.watch(intervalMs);
+  if (mode === 'cached') return buildProvider({ ...parts, cwd: cachedCwd, invalidate: bump });
+  const id = binding.watch(generation, intervalMs); // throws ERR_CWDKIT_WATCH_THREAD, having started nothing
   const token = {};
   const provider = buildProvider({
-    strategy: 'native',
-    capabilities,
+    ...parts,
     cwd: cachedCwd,
-    chdir,
-    invalidate: binding.bump,
+    invalidate: bump,
     close() {
       watchers.unregister(token);
       binding.unwatch(id);
@@ -141,8 +162,8 @@ export const strategy = defineStrategy<NativeOptions>({
   specVersion: 1,
   name: 'native',
   description:
-    'A Node-API addon: getcwd(3)/chdir(2) from any thread, a process-wide generation read from shared memory; ' +
-    "modes 'strict', 'cached' (default) and 'watch'",
+    'A Node-API addon: getcwd(3) from any thread, a process-wide generation in shared memory, a native watch ' +
+    "thread; modes 'strict', 'cached' (default) and 'watch'",
   options: ['mode', 'intervalMs'],
   create,
 });
@@ -157,8 +178,8 @@ export function createProvider(options?: NativeOptions): CwdProvider {
 /** Raw Node-API calls, for the benchmarks: the cost of crossing into the addon, and of a native getcwd. */
 export const napi: { readonly noop: () => void; readonly getcwd: () => string } = Object.freeze({
   noop: binding.noop,
-  getcwd: binding.getcwd,
+  getcwd: osCwd,
 });
 
-/** Whether the hot path reads the generation from shared memory (true) or through a Node-API call (false). */
-export const sharesGeneration: boolean = view !== undefined;
+/** Whether this thread has the process-wide generation (false: every cwd() asks the OS). */
+export const sharesGeneration: boolean = generation !== undefined;

@@ -5,8 +5,8 @@ import process from 'node:process';
 import { describe, expect, it } from 'vitest';
 import { distEsm } from './support.js';
 
-// Every runtime here shares the generation as memory; CWDKIT_NATIVE_SHARED=0 runs the path a runtime that refuses
-// external buffers gets (the generation read through a Node-API call), under the whole conformance suite.
+// A thread that finds no shared generation (a worker started before the package loaded on the main thread) asks the
+// OS on every call; CWDKIT_NATIVE_SHARED=0 gives every thread that path, under the whole conformance suite.
 const env = { ...process.env, CWDKIT_NATIVE_SHARED: '0', NO_COLOR: '1' };
 const cli = path.join(
   path.dirname(createRequire(import.meta.url).resolve('@cwdkit/conformance/package.json')),
@@ -14,7 +14,7 @@ const cli = path.join(
   'cli.js',
 );
 
-describe('without shared memory (the generation read through a call)', () => {
+describe('without the shared generation (every cwd() asks the OS)', () => {
   it('is what CWDKIT_NATIVE_SHARED=0 gives', () => {
     const script = `import(${JSON.stringify(distEsm)}).then((m) => console.log(m.sharesGeneration))`;
     const child = spawnSync(process.execPath, ['-e', script], { env, encoding: 'utf8' });

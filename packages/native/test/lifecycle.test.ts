@@ -1,34 +1,6 @@
-import { spawn } from 'node:child_process';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
-import { findRuntime, runtimeCommand } from '@cwdkit/conformance';
 import { describe, expect, it } from 'vitest';
-import { removeTree, scratch } from './support.js';
-
-const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-
-interface Ended {
-  status: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string[], timeoutMs: number): Promise<Ended> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0] as string, command.slice(1), {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
-      timeout: timeoutMs, // a process kept alive by a thread would be killed here, and fail below
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
-  });
-}
+import { fixture, removeTree, run, runtimes, scratch } from './support.js';
 
 const STAGES = [
   'loaded',
@@ -39,12 +11,6 @@ const STAGES = [
   'worker-left-watching',
   'worker-exits-itself',
   'process-exit-while-worker-busy',
-] as const;
-
-const runtimes = [
-  ['node', [process.execPath]],
-  ['bun', findRuntime('bun') && runtimeCommand('bun', findRuntime('bun') as string, '').slice(0, -1)],
-  ['deno', findRuntime('deno') && runtimeCommand('deno', findRuntime('deno') as string, '').slice(0, -1)],
 ] as const;
 
 describe.each(runtimes)('a process that ends at each stage of the addon’s life, on %s', (name, prefix) => {

@@ -14,7 +14,7 @@ const cached = createProvider({ mode: 'cached' });
 const watch = createProvider({ mode: 'watch', intervalMs: 1 });
 
 if (!isMainThread) {
-  strict.chdir(workerData);
+  assert.throws(() => strict.chdir('/'), { code: 'ERR_WORKER_UNSUPPORTED_OPERATION' }); // Node's refusal
   assert.equal(cached.cwd(), workerData);
   globalThis.watching = createProvider({ mode: 'watch', intervalMs: 1 }); // left open: the cleanup hook stops it
 } else {
@@ -52,7 +52,7 @@ if (!isMainThread) {
     assert.throws(() => cached.cwd(), { code: 'ENOENT' });
     strict.chdir(root);
 
-    // Workers: load the addon, chdir, leave a watcher running, exit; one reads the generation through a call.
+    // Workers: load the addon, leave a watcher running, exit; one has no shared generation.
     for (const shared of ['1', '1', '0']) {
       const env = { ...process.env, CWDKIT_NATIVE_SHARED: shared };
       const worker = new Worker(new URL(import.meta.url), { workerData: root, env });

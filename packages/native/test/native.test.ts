@@ -47,7 +47,8 @@ describe('the strategy', () => {
   });
 
   it('declares what each mode can do', () => {
-    const coherent = { workerCoherent: true, chdirFromWorker: true };
+    // Node caches the cwd per thread: a worker's chdir could not clear the main thread's cache (README).
+    const coherent = { workerCoherent: true, chdirFromWorker: false };
     expect(createProvider().capabilities).toEqual({ ...coherent, externalChange: 'never' });
     expect(createProvider({ mode: 'strict' }).capabilities).toEqual({ ...coherent, externalChange: 'immediate' });
     expect(createProvider({ mode: 'cached' }).capabilities).toEqual({ ...coherent, externalChange: 'never' });
@@ -163,6 +164,20 @@ describe('a chdir(2) made by other native code', () => {
     }
   });
 
+  it('watch cannot miss a chdir and a chdir back between two polls (A→B→A)', () => {
+    const [a, b] = [mkdir('a'), mkdir('b')];
+    osChdir(a);
+    using provider = createProvider({ mode: 'watch', intervalMs: 100 }); // its first reading: A
+    provider.chdir(b);
+    expect(provider.cwd()).toBe(b); // cached under the generation of our chdir
+    expect(helper.chdir(a)).toBe(0); // back to A behind our back, long before the next poll
+    const started = performance.now();
+    while (provider.cwd() !== a) {
+      expect(performance.now() - started).toBeLessThan((provider.capabilities.boundedMs as number) + 250);
+      sleep(1);
+    }
+  });
+
   it('watch notices a deleted cwd', () => {
     using provider = createProvider({ mode: 'watch', intervalMs: 2 });
     provider.chdir(mkdir('doomed'));
@@ -174,6 +189,7 @@ describe('a chdir(2) made by other native code', () => {
         provider.cwd();
       } catch (error) {
         expect(error).toMatchObject({ code: 'ENOENT', syscall: 'uv_cwd' });
+        expect(error).toMatchObject({ message: messageOfOsCwd() });
         break;
       }
       expect(performance.now() - started).toBeLessThan((provider.capabilities.boundedMs as number) + 250);
@@ -182,23 +198,41 @@ describe('a chdir(2) made by other native code', () => {
   });
 });
 
+/** What core (and so every other strategy) says when the OS cannot give the cwd. */
+function messageOfOsCwd(): string {
+  try {
+    return `unexpectedly read ${readOsCwd()}`;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+describe('a deleted cwd', () => {
+  it.each(MODES)('mode %s throws the runtime’s wording, as every strategy does (not strerror)', (mode) => {
+    using provider = createProvider({ mode });
+    provider.chdir(mkdir('doomed'));
+    fs.rmdirSync(path.join(root, 'doomed'));
+    provider.invalidate();
+    const expected = messageOfOsCwd();
+    expect(expected).toMatch(/^ENOENT: no such file or directory/);
+    expect(() => provider.cwd()).toThrow(expect.objectContaining({ code: 'ENOENT', message: expected }));
+  });
+});
+
 describe('threads', () => {
-  it('chdir from a worker is seen by the next cwd() of every thread', async () => {
+  it('chdir from a worker gets Node’s refusal and changes nothing: the main thread’s cache could not follow', async () => {
     using provider = createProvider();
     provider.chdir(root);
-    expect(provider.cwd()).toBe(root);
     const target = mkdir('from-worker');
-    const reader = inWorker(`
-      const provider = native.createProvider();
-      parentPort.postMessage(provider.cwd());
-      parentPort.once('message', () => parentPort.postMessage(provider.cwd()));`);
-    expect(await nextMessage(reader.worker)).toBe(root);
-    const writer = inWorker(`native.createProvider().chdir(workerData); parentPort.postMessage('done');`, target);
-    await writer.messages;
-    expect(provider.cwd()).toBe(target);
-    expect(readOsCwd()).toBe(target);
-    reader.worker.postMessage('read');
-    expect((await reader.messages).at(-1)).toBe(target);
+    const writer = inWorker(
+      `try { native.createProvider().chdir(workerData); parentPort.postMessage('moved'); }
+       catch (error) { parentPort.postMessage(error.code); }`,
+      target,
+    );
+    expect(await writer.messages).toEqual(['ERR_WORKER_UNSUPPORTED_OPERATION']);
+    expect(provider.cwd()).toBe(root);
+    expect(process.cwd()).toBe(root);
+    expect(readOsCwd()).toBe(root);
   });
 
   it('an ESM and a CommonJS copy of the package in one thread agree', () => {
@@ -212,7 +246,7 @@ describe('threads', () => {
     expect(esmProvider.cwd()).toBe(path.join(root, 'cjs'));
   });
 
-  it('the generation is shared as memory on Node', () => {
+  it('the generation is shared memory on Node', () => {
     expect(sharesGeneration).toBe(true);
   });
 });
@@ -228,6 +262,18 @@ describe.skipIf(process.platform !== 'linux')('watcher threads (counted in /proc
       using _watch = createProvider({ mode: 'watch', intervalMs: 1 });
       expect(threadCount()).toBe(before + 1);
     }
+    expect(threadCount()).toBe(before);
+  });
+
+  it('are shared: 300 unclosed watch providers of one thread hold one thread', () => {
+    const before = threadCount();
+    const providers = Array.from({ length: 300 }, (_, i) =>
+      createProvider({ mode: 'watch', intervalMs: 1 + (i % 50) }),
+    );
+    expect(threadCount()).toBe(before + 1);
+    for (const provider of providers.slice(1)) provider.close();
+    expect(threadCount()).toBe(before + 1);
+    providers[0]?.close();
     expect(threadCount()).toBe(before);
   });
 
@@ -252,7 +298,7 @@ describe.skipIf(process.platform !== 'linux')('watcher threads (counted in /proc
       parentPort.postMessage('watching');
       parentPort.once('message', () => {}); // stays alive until terminated`);
     expect(await nextMessage(worker)).toBe('watching');
-    expect(threadCount()).toBeGreaterThanOrEqual(before + 3);
+    expect(threadCount()).toBeGreaterThanOrEqual(before + 1);
     await worker.terminate();
     await messages.catch(() => {});
     // The worker's own threads may take a moment to go; the watchers are joined by its cleanup hook.

@@ -1,10 +1,12 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { findRuntime, runtimeCommand } from '@cwdkit/conformance';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 /** The built CJS entry, for code that runs in eval'd workers and child processes. */
@@ -63,4 +65,58 @@ export function nextMessage(worker: Worker): Promise<unknown> {
 /** How many threads this process runs (Linux). */
 export function threadCount(): number {
   return fs.readdirSync('/proc/self/task').length;
+}
+
+export const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+export interface Ended {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end; a process still alive after timeoutMs is killed (and the caller's check fails). */
+export function run(command: string[], timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<Ended> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0] as string, command.slice(1), {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...env, NO_COLOR: '1' },
+      timeout: timeoutMs,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
+  });
+}
+
+/** Each runtime and the command prefix that runs a script on it (undefined when it is not installed). */
+export const runtimes = [
+  ['node', [process.execPath]],
+  ['bun', findRuntime('bun') && runtimeCommand('bun', findRuntime('bun') as string, '').slice(0, -1)],
+  ['deno', findRuntime('deno') && runtimeCommand('deno', findRuntime('deno') as string, '').slice(0, -1)],
+] as const;
+
+const repoModules = path.join(packageRoot, '..', '..', 'node_modules');
+
+/**
+ * Installs a real copy of the built package (its own dist and .node file) with its dependencies into
+ * `project`/node_modules, readable by everyone: what npm does with two versions in one tree, or for another user.
+ * Returns the copy's ESM entry.
+ */
+export function copyPackage(project: string): string {
+  const modules = path.join(project, 'node_modules');
+  const copy = (from: string, to: string, entries: string[]) => {
+    for (const entry of entries) fs.cpSync(path.join(from, entry), path.join(modules, to, entry), { recursive: true });
+  };
+  copy(packageRoot, '@cwdkit/native', ['package.json', 'dist', 'build/Release/cwdkit.node']);
+  const core = fs.realpathSync(path.join(repoModules, '@cwdkit/core'));
+  copy(core, '@cwdkit/core', ['package.json', 'dist']);
+  const { dependencies = {} } = JSON.parse(fs.readFileSync(path.join(core, 'package.json'), 'utf8'));
+  for (const name of ['node-gyp-build', ...Object.keys(dependencies)]) copy(path.join(repoModules, name), name, ['.']);
+  execFileSync('chmod', ['-R', 'a+rX', project]);
+  return path.join(modules, '@cwdkit/native', 'dist', 'index.js');
 }
