@@ -1,3 +1,9 @@
 #!/usr/bin/env node
-// Committed so that npm can link the bin before the package is built; the CLI itself is dist/cli.js.
-import '../dist/cli.js';
+// Committed so that npm links the bin even before the package is built (a fresh clone); the CLI is dist/cli.js.
+try {
+  await import('../dist/cli.js');
+} catch (error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('cli.js')) throw error;
+  process.stderr.write('cwdkit: the package is not built yet: run `npm run build` first\n');
+  process.exitCode = 1;
+}

@@ -152,6 +152,23 @@ console.log(require.resolve('cwdkit'), createCwdProviderSync().strategy, createC
     },
   );
 
+  it('the committed bin shim, before the package is built, says to build it (no registry, no stack trace)', async () => {
+    const unbuilt = scratchDir('cwdkit-unbuilt-');
+    try {
+      for (const part of ['bin', 'package.json']) {
+        fs.cpSync(path.join(packageRoot, part), path.join(unbuilt, part), { recursive: true });
+      }
+      const result = await run(path.join(unbuilt, 'bin/cwdkit.js'), ['--version'], { cwd: unbuilt });
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'cwdkit: the package is not built yet: run `npm run build` first\n',
+      });
+    } finally {
+      fs.rmSync(unbuilt, { recursive: true, force: true });
+    }
+  });
+
   it('`cwdkit wihch` says what was meant', async () => {
     const result = await run(cli(app), ['wihch'], { cwd: app });
     expect(result.code).toBe(2);
