@@ -1,6 +1,6 @@
 import type { CwdCapabilities, CwdProvider, StrategyDefinition } from './contract.js';
 import { checkDirectory, codedError } from './errors.js';
-import { resolveFrom } from './resolve.js';
+import { resolverFor } from './resolve.js';
 import { threadState } from './shared.js';
 
 /** What a strategy writes; buildProvider adds the shared parts around it. */
@@ -43,9 +43,7 @@ export function buildProvider(parts: ProviderParts): CwdProvider {
       checkDirectory(directory);
       parts.chdir(directory);
     },
-    resolve(...segments: string[]): string {
-      return resolveFrom(cwd(), segments);
-    },
+    resolve: resolverFor(cwd),
     invalidate: () => parts.invalidate(),
     close(): void {
       if (closed) return;

