@@ -66,8 +66,8 @@ export interface ScenarioContext {
 export interface Scenario {
   readonly name: string;
   readonly description: string;
-  /** The seed's headline figure that this scenario reproduces. */
-  readonly seed: string;
+  /** The published claim this scenario checks, named in words ("Node's cwd cache PR: 11.7×"). */
+  readonly claim: string;
   /** Only these strategies apply (napi-call needs the addon); every installed one when absent. */
   readonly strategies?: readonly StrategyName[];
   run(context: ScenarioContext): Promise<ScenarioResult>;

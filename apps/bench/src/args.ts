@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { STRATEGY_NAMES, type StrategyName } from '@cwdkit/core';
 
-export const RUNTIME_NAMES = ['node', 'bun', 'deno'] as const;
+/** `node` is the Node that runs the CLI; node22, node24 and node26 are the project's Node binaries from npm. */
+export const RUNTIME_NAMES = ['node', 'node22', 'node24', 'node26', 'bun', 'deno'] as const;
 export type RuntimeName = (typeof RUNTIME_NAMES)[number];
 
 export interface BenchOptions {
@@ -18,6 +19,7 @@ export interface BenchOptions {
   readonly html?: string;
   readonly list: boolean;
   readonly help: boolean;
+  readonly version: boolean;
 }
 
 /** A bad command line: the CLI prints the message and exits with 2. */
@@ -37,14 +39,19 @@ export const USAGE = `Usage: cwdkit-bench [options]
 
   --strategy <names|all>   strategies to measure, comma-separated (default: all installed)
   --scenario <names|all>   scenarios to run, comma-separated (default: all)
-  --runtime <names>        node, bun, deno, comma-separated (default: node)
+  --runtime <names|all>    ${RUNTIME_NAMES.join(', ')}, comma-separated (default: node)
   --rounds <N>             processes per (runtime, strategy, scenario) (default: ${DEFAULTS.full.rounds}; --quick: ${DEFAULTS.quick.rounds})
   --quick                  a short smoke run, as CI does
   --workers <N>            reader threads in worker-read (default: ${DEFAULTS.workers})
   --json <file>            write the environment, every round and the summary as JSON
   --html <file>            write a self-contained HTML report
   --list                   list the strategies (with capabilities) and the scenarios, then exit
-  -h, --help               show this help`;
+  -v, --version            print the version
+  -h, --help               show this help
+
+Speed-up = the baseline's time ÷ the row's, both measured in the same process (higher is faster), with its 95%
+interval over rounds; an interval that holds 1 reads "no difference".
+Exit codes: 0 measured and every check held; 1 a process or a check failed; 2 a bad command line.`;
 
 const OPTIONS = {
   strategy: { type: 'string' },
@@ -57,9 +64,43 @@ const OPTIONS = {
   html: { type: 'string' },
   list: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const;
 
 const FLAGS = Object.keys(OPTIONS).map((name) => `--${name}`);
+
+/** Edit distance (insert, delete, substitute), for "did you mean". */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/** The valid choice closest to a mistyped one, if it is close enough to be what was meant. */
+export function didYouMean(asked: string, valid: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of valid) {
+    const d = distance(asked, candidate);
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
+}
+
+const suggestion = (asked: string, valid: readonly string[]) => {
+  const near = didYouMean(asked, valid);
+  return near ? ` (did you mean ${near}?)` : '';
+};
 
 /** A comma-separated list of names from `valid`, or "all". */
 function names<T extends string>(flag: string, value: string, valid: readonly T[]): T[] | 'all' {
@@ -72,7 +113,7 @@ function names<T extends string>(flag: string, value: string, valid: readonly T[
   const unknown = asked.filter((name) => !(valid as readonly string[]).includes(name));
   if (unknown.length > 0) {
     throw new UsageError(
-      `${flag}: unknown ${unknown.map((name) => `"${name}"`).join(', ')}; valid: ${valid.join(', ')}, all`,
+      `${flag}: unknown ${unknown.map((name) => `"${name}"${suggestion(name, valid)}`).join(', ')}; valid: ${valid.join(', ')}, all`,
     );
   }
   return [...new Set(asked)] as T[];
@@ -103,7 +144,9 @@ export function parseBenchArgs(argv: readonly string[], scenarioNames: readonly 
     const message = (error as Error).message.split('\n')[0] ?? '';
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const option = /'([^']+)'/.exec(message)?.[1] ?? message;
-      throw new UsageError(`unknown option ${option}; valid: ${FLAGS.join(', ')}`);
+      throw new UsageError(
+        `unknown option ${option}${suggestion(option.split('=')[0] ?? option, FLAGS)}; valid: ${FLAGS.join(', ')}`,
+      );
     }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
       throw new UsageError(`unexpected argument: ${message}; options are: ${FLAGS.join(', ')}`);
@@ -126,5 +169,6 @@ export function parseBenchArgs(argv: readonly string[], scenarioNames: readonly 
     html: fileName('--html', values.html),
     list: values.list === true,
     help: values.help === true,
+    version: values.version === true,
   };
 }

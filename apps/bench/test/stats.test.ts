@@ -100,17 +100,17 @@ describe('summarize', () => {
   it("pools a strategy's rounds and takes each ratio within its own process", () => {
     const sab = find('sab-atomics', 'provider');
     expect(sab).toMatchObject({ n: 2, p50: 4.5, min: 0.5, p99: 9 });
-    // Ratios 1/10 and 8/20: geometric mean √(0.1 · 0.4) = 0.2.
-    expect(sab?.vsBaseline?.estimate).toBeCloseTo(0.2, 12);
-    // Against the cached string: 1/0.6 and 8/0.6, geometric mean √8 / 0.6.
-    expect(sab?.vsReference?.estimate).toBeCloseTo(Math.sqrt(8) / 0.6, 10);
+    // Speed-ups 10/1 and 20/8: geometric mean √(10 · 2.5) = 5.
+    expect(sab?.speedup?.estimate).toBeCloseTo(5, 12);
+    // Against the mutable cache: 0.6/1 and 0.6/8, geometric mean 0.6 / √8.
+    expect(sab?.vsReference?.estimate).toBeCloseTo(0.6 / Math.sqrt(8), 10);
   });
 
   it('pools the shared rows over every process, and the A/A control against its own baseline', () => {
     expect(find(undefined, 'baseline')).toMatchObject({ n: 3, p50: 10, role: 'baseline' });
-    expect(find(undefined, 'baseline')?.vsBaseline).toBeUndefined();
-    // Control ratios 1, 0.5, 4: geometric mean ∛2.
-    expect(find(undefined, 'control')?.vsBaseline?.estimate).toBeCloseTo(Math.cbrt(2), 12);
+    expect(find(undefined, 'baseline')?.speedup).toBeUndefined();
+    // Control speed-ups 1, 2, 0.25: geometric mean ∛0.5.
+    expect(find(undefined, 'control')?.speedup?.estimate).toBeCloseTo(Math.cbrt(0.5), 12);
   });
 
   it('sums stale reads and flags figures at the floor', () => {
@@ -132,26 +132,34 @@ describe('planJobs', () => {
   const scenario = (name: string, strategies?: ['native']) => ({
     name,
     description: '',
-    seed: '',
+    claim: '',
     ...(strategies ? { strategies } : {}),
     run: async () => ({ rows: [], checks: [] }),
   });
 
-  it('runs every strategy once per round, in the opposite order on odd rounds', () => {
+  it('runs a scenario to its end before the next (its table prints), every strategy once per round, in the opposite order on odd rounds', () => {
     const { jobs } = planJobs(
       { rounds: 2, runtimes: ['node', 'bun'] },
-      [scenario('cwd-hot')],
+      [scenario('cwd-hot'), scenario('resolve')],
       ['naive', 'sab-atomics'],
     );
-    expect(jobs.map((job) => `${job.round} ${job.runtime} ${job.strategy} ${job.reverse}`)).toEqual([
-      '0 node naive false',
-      '0 node sab-atomics false',
-      '0 bun naive false',
-      '0 bun sab-atomics false',
-      '1 node sab-atomics true',
-      '1 node naive true',
-      '1 bun sab-atomics true',
-      '1 bun naive true',
+    expect(jobs.map((job) => `${job.runtime} ${job.scenario} ${job.round} ${job.strategy} ${job.reverse}`)).toEqual([
+      'node cwd-hot 0 naive false',
+      'node cwd-hot 0 sab-atomics false',
+      'node cwd-hot 1 sab-atomics true',
+      'node cwd-hot 1 naive true',
+      'node resolve 0 naive false',
+      'node resolve 0 sab-atomics false',
+      'node resolve 1 sab-atomics true',
+      'node resolve 1 naive true',
+      'bun cwd-hot 0 naive false',
+      'bun cwd-hot 0 sab-atomics false',
+      'bun cwd-hot 1 sab-atomics true',
+      'bun cwd-hot 1 naive true',
+      'bun resolve 0 naive false',
+      'bun resolve 0 sab-atomics false',
+      'bun resolve 1 sab-atomics true',
+      'bun resolve 1 naive true',
     ]);
   });
 
