@@ -39,15 +39,55 @@ const WARM_CALLS = 50_000;
 export const sink: { value: unknown; char: number } = { value: undefined, char: 0 };
 
 /**
- * What every row's loop does with a result. `charCodeAt` of a rope (V8's ConsString, JSC's rope) flattens it first:
- * `a + b` costs nothing until someone reads it, and `path.resolve` returns a flat string, so a row that returns a rope
- * would skip work its baseline pays for.
+ * V8's own string intrinsics, when the process runs with --allow-natives-syntax (the bench's children do): optimized
+ * V8 code reads a character of a rope (ConsString) without flattening it, so only %FlattenString charges the flatten.
+ * A rope is told by its map: the same as that of a rope made here (%StringIsFlat is missing before Node 24).
  */
-const CONSUME = "sink.value = v; if (typeof v === 'string') sink.char = v.charCodeAt(v.length - 1);";
+const v8Strings = (() => {
+  try {
+    const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: string, b: string) => boolean;
+    const halves = { latin: '', wide: '' };
+    halves.latin = 'cwdkit-bench-rope';
+    halves.wide = 'cwdkit-bench-rope-\u2603';
+    const ropes = [halves.latin + halves.latin, halves.wide + halves.wide];
+    return {
+      isRope: (s: string) => ropes.some((rope) => sameMap(s, rope)),
+      flatten: '%FlattenString(v)',
+    };
+  } catch {
+    return undefined; // JSC, or V8 without the flag
+  }
+})();
+const isV8 = typeof (globalThis as { Bun?: unknown }).Bun === 'undefined';
+
+/** Whether this process can flatten what a row returns (V8 needs --allow-natives-syntax; JSC's charCodeAt does it). */
+export const canFlatten = !isV8 || v8Strings !== undefined;
+
+/**
+ * What a row's loop does with a result: keep it, and for a string read a character. On JSC that resolves a rope; on V8
+ * a row whose result is a rope flattens it explicitly. `a + b` costs nothing until someone reads it, and
+ * `path.resolve` returns a flat string, so a row that returned a rope would skip work its baseline pays for.
+ */
+function consumer(sample: unknown): { code: string; flattens: boolean } {
+  const read = "if (typeof v === 'string') sink.char = v.charCodeAt(v.length - 1);";
+  if (typeof sample !== 'string' || !isV8) return { code: `sink.value = v; ${read}`, flattens: false };
+  if (!v8Strings) {
+    throw new Error('cwdkit-bench: V8 needs --allow-natives-syntax to flatten the strings rows return');
+  }
+  if (!v8Strings.isRope(sample)) return { code: `sink.value = v; ${read}`, flattens: false };
+  return { code: `v = ${v8Strings.flatten}; sink.value = v; ${read}`, flattens: true };
+}
+
+/** Whether V8 holds `value` as one flat string (always true elsewhere, and for what is not a string). */
+export function isFlatString(value: unknown): boolean {
+  return typeof value !== 'string' || !v8Strings || !v8Strings.isRope(value);
+}
 
 /** A row compiled for measuring: its own call and its own block loop, from source no other row shares. */
 export interface CompiledRow {
   readonly id: number;
+  /** The row's result is a rope that its loop flattens. */
+  readonly flattens: boolean;
   /** One call, result consumed: what mitata times. */
   readonly call: () => void;
   /** `n` calls in a loop of this row's own, for the warm-up; returns the elapsed ns. */
@@ -64,17 +104,18 @@ let rowsCompiled = 0;
 export function compileRow(fn: () => unknown, name: string): CompiledRow {
   const id = ++rowsCompiled;
   const tag = `${id}: ${name.replace(/\*\//g, '* /')}`;
+  const { code, flattens } = consumer(fn());
   const source = `/* cwdkit-bench row ${tag} */
     return {
-      call: function row${id}() { const v = fn(); ${CONSUME} },
+      call: function row${id}() { let v = fn(); ${code} },
       block: function block${id}(n) {
         const start = clock();
-        for (let i = 0; i < n; i++) { const v = fn(); ${CONSUME} }
+        for (let i = 0; i < n; i++) { let v = fn(); ${code} }
         return clock() - start;
       },
     };`;
-  const made = new Function('fn', 'sink', 'clock', source)(fn, sink, clock) as Omit<CompiledRow, 'id'>;
-  return { id, ...made };
+  const made = new Function('fn', 'sink', 'clock', source)(fn, sink, clock) as Omit<CompiledRow, 'id' | 'flattens'>;
+  return { id, flattens, ...made };
 }
 
 /** Every mitata loop this process has run, to prove that no two rows shared one. */
@@ -88,6 +129,12 @@ export function assertUniqueLoop(source: string, seen: Set<string> = loopSources
 
 /** Calls of the row per pass of mitata's loop: 1, so that consecutive calls cannot share loads (trap 8). */
 export const UNROLL = 1;
+
+/** Throws if a mitata loop calls the row more than once per pass: unrolled copies let V8 share loads across calls. */
+export function assertNotUnrolled(source: string): void {
+  const calls = source.split('$fn(').length - 1;
+  if (calls !== 1) throw new Error(`cwdkit-bench: the loop calls the row ${calls} times per pass (unrolled)`);
+}
 
 /**
  * Runs the row until the JIT has settled (a time budget alone is not enough: cold, path.resolve costs 15 µs a call,
@@ -120,7 +167,9 @@ export async function measureFn(fn: () => unknown, minCpuTimeMs: number, name = 
     // A literal of the loop's source that differs for every row: mitata would otherwise build every loop from one text.
     max_samples: 1e9 + row.id,
   });
-  assertUniqueLoop((stats as { debug: string }).debug);
+  const { debug } = stats as { debug: string };
+  assertNotUnrolled(debug);
+  assertUniqueLoop(debug);
   return {
     p50: stats.p50,
     min: stats.min,
