@@ -6,6 +6,7 @@ import { installResolve } from './scenarios/install-resolve.js';
 import { napiCall } from './scenarios/napi-call.js';
 import { readFilePermission } from './scenarios/read-file-permission.js';
 import { resolve } from './scenarios/resolve.js';
+import { tsc } from './scenarios/tsc.js';
 import { watchCpu } from './scenarios/watch-cpu.js';
 import { workerRead } from './scenarios/worker-read.js';
 
@@ -27,4 +28,5 @@ export const scenarios: readonly Scenario[] = [
   readFilePermission,
   napiCall,
   watchCpu,
+  tsc,
 ];
