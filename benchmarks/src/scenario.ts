@@ -75,6 +75,8 @@ export interface Scenario {
    * and `context.strategy` holds only its name.
    */
   readonly coldMainThread?: boolean;
+  /** Takes minutes: --quick leaves it out unless it is named. */
+  readonly slow?: boolean;
   /** Only these strategies apply (napi-call needs the addon); every installed one when absent. */
   readonly strategies?: readonly StrategyName[];
   run(context: ScenarioContext): Promise<ScenarioResult>;

@@ -67,6 +67,7 @@ export const tsc: Scenario = {
     'tsc --noEmit (TypeScript 5.9.3) on a generated project, with and without cwdkit installed process-wide; one process per run, wall time',
   claim: 'a real tool end to end: does installing cwdkit change what a user waits for?',
   strategies: ['sab-atomics', 'native'],
+  slow: true,
   async run(context) {
     // Quick runs: a smaller project, one run of each row per round.
     const files = context.minCpuTimeMs < 20 ? 100 : 300;
