@@ -46,7 +46,9 @@ const find = (runtime, scenario, strategy, key = 'provider') =>
     (row) => row.runtime === runtime && row.scenario === scenario && row.strategy === strategy && row.key === key,
   );
 const shared = (runtime, scenario, key) =>
-  report.summary.find((row) => row.runtime === runtime && row.scenario === scenario && !row.strategy && row.key === key);
+  report.summary.find(
+    (row) => row.runtime === runtime && row.scenario === scenario && !row.strategy && row.key === key,
+  );
 const coherent = (runtime, strategy) =>
   report.jobs.some(
     (job) => job.runtime === runtime && job.strategy === strategy && job.result?.capabilities?.workerCoherent,
@@ -118,7 +120,13 @@ function headline(readme) {
   const chdir = (runtime, found) => (found ? speedup(find(runtime, 'chdir-cwd', found.strategy)) : '–');
   lines.push(
     ...table(
-      ['runtime', 'main thread: fastest coherent cwd()', 'its chdir + cwd', 'workers: fastest coherent cwd()', 'its chdir + cwd'],
+      [
+        'runtime',
+        'main thread: fastest coherent cwd()',
+        'its chdir + cwd',
+        'workers: fastest coherent cwd()',
+        'its chdir + cwd',
+      ],
       runtimes.map((runtime) => {
         const main = best(runtime, 'cwd-hot', true);
         const work = best(runtime, 'worker-hot', true);
@@ -127,7 +135,17 @@ function headline(readme) {
     ),
     '',
     ...table(
-      ['strategy', 'runtime', 'cwd()', 'worker cwd()', 'cold worker', 'chdir + cwd', 'resolve', 'installed path.resolve', 'worker reads'],
+      [
+        'strategy',
+        'runtime',
+        'cwd()',
+        'worker cwd()',
+        'cold worker',
+        'chdir + cwd',
+        'resolve',
+        'installed path.resolve',
+        'worker reads',
+      ],
       strategies.flatMap((strategy) =>
         runtimes
           .filter((runtime) => find(runtime, 'cwd-hot', strategy))
@@ -157,8 +175,14 @@ function headline(readme) {
     ['Node\'s cwd cache PR: "process.chdir 10× faster"', (r) => bestCell(r, 'chdir-cwd')],
     ['Node\'s cwd cache PR: "path.resolve up to 66% faster"', (r) => bestCell(r, 'resolve')],
     ["Deno's cwd cache PR: read_128k_sync −17%", (r) => bestCell(r, 'read-file-permission')],
-    ["Node's Node-API call benchmark: 20 ns a call (napi.noop())", (r) => ns(find(r, 'napi-call', 'native', 'napi-noop'))],
-    ["Node 20's racy worker cwd cache: the runtime's own reads, stale", (r) => stale(shared(r, 'worker-read', 'baseline'))],
+    [
+      "Node's Node-API call benchmark: 20 ns a call (napi.noop())",
+      (r) => ns(find(r, 'napi-call', 'native', 'napi-noop')),
+    ],
+    [
+      "Node 20's racy worker cwd cache: the runtime's own reads, stale",
+      (r) => stale(shared(r, 'worker-read', 'baseline')),
+    ],
     ['a real tool: tsc --noEmit with cwdkit installed (wall time)', (r) => bestCell(r, 'tsc')],
   ];
   lines.push(

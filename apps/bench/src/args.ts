@@ -69,24 +69,23 @@ const OPTIONS = {
 
 const FLAGS = Object.keys(OPTIONS).map((name) => `--${name}`);
 
-/** Edit distance (insert, delete, substitute), for "did you mean". */
+/** Edit distance (insert, delete, substitute, swap two neighbours), for "did you mean". */
 function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number) => rows[i]?.[j] as number;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      (rows[i] as number[])[j] = best;
     }
-    previous = current;
   }
-  return previous[b.length] as number;
+  return at(a.length, b.length);
 }
 
-/** The valid choice closest to a mistyped one, if it is close enough to be what was meant. */
+/** The valid choice closest to a mistyped one, if it is close enough to be what was meant (a third of its letters). */
 export function didYouMean(asked: string, valid: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
@@ -94,7 +93,8 @@ export function didYouMean(asked: string, valid: readonly string[]): string | un
     const d = distance(asked, candidate);
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
+  const letters = best?.replace(/^-+/, '').length ?? 0;
+  return best !== undefined && bestDistance <= Math.max(1, Math.floor(letters / 3)) ? best : undefined;
 }
 
 const suggestion = (asked: string, valid: readonly string[]) => {

@@ -69,7 +69,7 @@ describe('a tiny real run', async () => {
     }
   });
 
-  it('summarizes: ratios to the baseline, the cached-string reference, stale reads', () => {
+  it('summarizes: speed-ups over the baseline, the mutable-cache reference, stale reads', () => {
     const naive = (scenario: string) =>
       report.summary.find((row) => row.scenario === scenario && row.strategy === 'naive');
     expect(naive('cwd-hot')?.speedup?.n).toBe(1);
@@ -83,10 +83,15 @@ describe('a tiny real run', async () => {
 
   it('prints the table and writes a self-contained HTML report', () => {
     expect(stdout).toMatch(/^cwd-hot on node /m);
+    expect(stdout).toMatch(/^claim: Node's cwd cache PR/m);
+    expect(stdout).toMatch(/^Summary: the fastest worker-coherent strategy/m);
+    expect(stdout).toMatch(/speed-up \[95% CI\]/);
     expect(stdout).toMatch(/^naive\b/m);
     const page = fs.readFileSync(html, 'utf8');
     expect(page).toMatch(/^<!doctype html>/);
     expect(page).toContain('<svg');
+    expect(page).toContain('id="summary"');
+    expect(page).toContain('whiskers are clipped');
     expect(page).not.toMatch(/<script|<link|src="http/);
   });
 });

@@ -1,7 +1,9 @@
 import type { RowResult } from '@cwdkit/benchmarks';
 import { describe, expect, it } from 'vitest';
-import { type JobRecord, planJobs } from '../src/run.js';
-import { median, ratioInterval, t975 } from '../src/stats.js';
+import type { ChildResult } from '../src/child.js';
+import { formatInterval } from '../src/report.js';
+import { aaDeviation, aaPasses, type JobRecord, planJobs, runGatedJob } from '../src/run.js';
+import { holdsOne, median, ratioInterval, t975 } from '../src/stats.js';
 import { FLAGS, summarize } from '../src/summary.js';
 
 describe('median', () => {
@@ -176,5 +178,60 @@ describe('planJobs', () => {
       'needs native: @cwdkit/native was not selected (--strategy)',
     );
     expect(planJobs({ rounds: 1, runtimes: ['node'] }, [napi], ['naive', 'native']).jobs).toHaveLength(1);
+  });
+});
+
+describe('the A/A gate', () => {
+  const measured = (baseline: number, control: number): JobRecord => ({
+    ...job('naive', 0, [row('baseline', 'baseline', baseline), row('control', 'control', control)]),
+  });
+
+  it('passes within ±10% either way, and fails beyond', () => {
+    expect(aaPasses(aaDeviation(measured(10, 10.9).result as ChildResult))).toBe(true);
+    expect(aaPasses(aaDeviation(measured(10, 9.2).result as ChildResult))).toBe(true);
+    expect(aaPasses(aaDeviation(measured(10, 11.5).result as ChildResult))).toBe(false);
+    expect(aaPasses(aaDeviation(measured(10, 8.5).result as ChildResult))).toBe(false);
+  });
+
+  it('measures an off process again and keeps the first that passes', async () => {
+    const attempts = [measured(10, 14), measured(10, 10.2), measured(10, 10)];
+    let runs = 0;
+    const record = await runGatedJob(async () => attempts[runs++] as JobRecord, 2);
+    expect(runs).toBe(2);
+    expect(record.attempts).toBe(2);
+    expect(record.aaOff).toBeUndefined();
+    expect(record.result?.rows.find((r) => r.role === 'control')?.stats.p50).toBe(10.2);
+  });
+
+  it('reports a process that stays off, keeping its closest attempt', async () => {
+    const attempts = [measured(10, 14), measured(10, 12), measured(10, 20)];
+    let runs = 0;
+    const record = await runGatedJob(async () => attempts[runs++] as JobRecord, 2);
+    expect(runs).toBe(3);
+    expect(record).toMatchObject({ attempts: 3, aaOff: true });
+    expect(record.result?.rows.find((r) => r.role === 'control')?.stats.p50).toBe(12);
+    const summary = summarize([record]);
+    expect(summary.find((line) => line.role === 'control')?.aaOff).toBe(1);
+    expect(summary.find((line) => line.role === 'baseline')?.aaOff).toBeUndefined();
+  });
+
+  it('with no retries (--quick) only marks', async () => {
+    let runs = 0;
+    const record = await runGatedJob(async () => {
+      runs++;
+      return measured(10, 14);
+    }, 0);
+    expect(runs).toBe(1);
+    expect(record.aaOff).toBe(true);
+  });
+});
+
+describe('speed-up intervals', () => {
+  it('an interval that holds 1 is "no difference"', () => {
+    expect(holdsOne(ratioInterval([0.9, 1.2, 1.05]))).toBe(true);
+    expect(holdsOne(ratioInterval([3, 3.2, 3.1]))).toBe(false);
+    expect(holdsOne(ratioInterval([3]))).toBe(false); // one round: no interval, no verdict
+    expect(formatInterval(ratioInterval([0.9, 1.2, 1.05]))).toMatch(/no difference$/);
+    expect(formatInterval(ratioInterval([3, 3.2, 3.1]))).not.toMatch(/no difference/);
   });
 });
