@@ -231,7 +231,8 @@ export function renderScenario(
 }
 
 /** What the "!" mark means. */
-export const AA_NOTE = 'the A/A control stayed more than 10% off its baseline in some processes, even measured again';
+export const AA_NOTE =
+  'the A/A control stayed more than 10% off its baseline in some processes (a full run first measures such a process again, twice at most)';
 
 /** The readable report: the summary, then one block per scenario and runtime (unless they were printed already). */
 export function renderTable(report: Report, withTables = true): string {
