@@ -1,8 +1,8 @@
 import { defineConfig } from 'tsup';
 
-// ESM only: the bench runs these files as they are on Node, Bun and Deno. The worker is its own entry, loaded by URL.
+// ESM only: the bench runs these files as they are on Node, Bun and Deno. The workers are their own entries, loaded by URL.
 export default defineConfig({
-  entry: ['src/index.ts', 'src/worker-reader.ts'],
+  entry: ['src/index.ts', 'src/worker-reader.ts', 'src/worker-rows.ts', 'src/register.ts'],
   format: ['esm'],
   dts: { entry: 'src/index.ts' },
   sourcemap: true,

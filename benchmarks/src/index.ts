@@ -1,15 +1,32 @@
 import type { Scenario } from './scenario.js';
 import { chdirCwd } from './scenarios/chdir-cwd.js';
 import { cwdHot } from './scenarios/cwd-hot.js';
+import { coldWorker, workerHot, workerMiss } from './scenarios/in-worker.js';
+import { installResolve } from './scenarios/install-resolve.js';
 import { napiCall } from './scenarios/napi-call.js';
 import { readFilePermission } from './scenarios/read-file-permission.js';
 import { resolve } from './scenarios/resolve.js';
+import { tsc } from './scenarios/tsc.js';
+import { watchCpu } from './scenarios/watch-cpu.js';
 import { workerRead } from './scenarios/worker-read.js';
 
-export { timerResolutionNs } from './measure.js';
+export { canFlatten, timerResolutionNs } from './measure.js';
 export type * from './scenario.js';
 export { combineReaders, type ReaderReport } from './scenarios/worker-read.js';
 export { isStaleRead } from './stale.js';
 
 /** Every scenario, in the order the report shows them. */
-export const scenarios: readonly Scenario[] = [cwdHot, chdirCwd, resolve, workerRead, readFilePermission, napiCall];
+export const scenarios: readonly Scenario[] = [
+  cwdHot,
+  chdirCwd,
+  resolve,
+  installResolve,
+  workerHot,
+  workerMiss,
+  coldWorker,
+  workerRead,
+  readFilePermission,
+  napiCall,
+  watchCpu,
+  tsc,
+];

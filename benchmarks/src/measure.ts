@@ -1,14 +1,15 @@
-import { do_not_optimize, measure } from 'mitata';
+import { measure } from 'mitata';
 import type { Measurement, RowResult, RowRole, ScenarioContext } from './scenario.js';
-
-export { do_not_optimize };
 
 export interface RowSpec {
   readonly key: string;
   readonly label: string;
   readonly role: RowRole;
-  /** The operation; it must hand its result to do_not_optimize so that the JIT cannot drop it (trap 8). */
-  readonly fn: () => void;
+  /**
+   * The operation. It returns its result: the engine consumes it (and reads a character of a string, which flattens a
+   * rope the way a caller that uses the string would), so a row cannot forget to (trap 8). Only the no-op returns nothing.
+   */
+  readonly fn: () => unknown;
   /** Runs before this row is measured, outside the timing (e.g. invalidate a cache another row made stale). */
   readonly before?: () => void;
 }
@@ -34,42 +35,141 @@ const SAMPLE_NS = 20_000;
 /** Calls before a row is measured: enough for V8 and JSC to reach their optimizing tier. */
 const WARM_CALLS = 50_000;
 
+/** Where consumed results go: a property store the JIT cannot drop (mitata's do_not_optimize does the same). */
+export const sink: { value: unknown; char: number } = { value: undefined, char: 0 };
+
 /**
- * Runs fn until the JIT has settled (mitata's own warm-up is a few calls; a time budget alone is not enough: cold,
- * path.resolve costs 15 µs a call, warm 0.25 µs), then returns the cost of one warm call, from ever larger blocks of
- * calls until one lasts a sample. Slow operations stop warming at `budgetNs`.
+ * V8's own string intrinsics, when the process runs with --allow-natives-syntax (the bench's children do): optimized
+ * V8 code reads a character of a rope (ConsString) without flattening it, so only %FlattenString charges the flatten.
+ * A rope is told by its map: the same as that of a rope made here (%StringIsFlat is missing before Node 24).
  */
-function warmUp(fn: () => void, budgetNs: number): number {
-  const start = clock();
-  for (let calls = 0; calls < WARM_CALLS && clock() - start < budgetNs; calls += 64) {
-    for (let i = 0; i < 64; i++) fn();
+const v8Strings = (() => {
+  try {
+    const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: string, b: string) => boolean;
+    const halves = { latin: '', wide: '' };
+    halves.latin = 'cwdkit-bench-rope';
+    halves.wide = 'cwdkit-bench-rope-\u2603';
+    const ropes = [halves.latin + halves.latin, halves.wide + halves.wide];
+    return {
+      isRope: (s: string) => ropes.some((rope) => sameMap(s, rope)),
+      flatten: '%FlattenString(v)',
+    };
+  } catch {
+    return undefined; // JSC, or V8 without the flag
   }
+})();
+const isV8 = typeof (globalThis as { Bun?: unknown }).Bun === 'undefined';
+
+/** Whether this process can flatten what a row returns (V8 needs --allow-natives-syntax; JSC's charCodeAt does it). */
+export const canFlatten = !isV8 || v8Strings !== undefined;
+
+/**
+ * What a row's loop does with a result: keep it, and for a string read a character. On JSC that resolves a rope; on V8
+ * a row whose result is a rope flattens it explicitly. `a + b` costs nothing until someone reads it, and
+ * `path.resolve` returns a flat string, so a row that returned a rope would skip work its baseline pays for.
+ */
+function consumer(sample: unknown): { code: string; flattens: boolean } {
+  const read = "if (typeof v === 'string') sink.char = v.charCodeAt(v.length - 1);";
+  if (typeof sample !== 'string' || !isV8) return { code: `sink.value = v; ${read}`, flattens: false };
+  if (!v8Strings) {
+    throw new Error('cwdkit-bench: V8 needs --allow-natives-syntax to flatten the strings rows return');
+  }
+  if (!v8Strings.isRope(sample)) return { code: `sink.value = v; ${read}`, flattens: false };
+  return { code: `v = ${v8Strings.flatten}; sink.value = v; ${read}`, flattens: true };
+}
+
+/** Whether V8 holds `value` as one flat string (always true elsewhere, and for what is not a string). */
+export function isFlatString(value: unknown): boolean {
+  return typeof value !== 'string' || !v8Strings || !v8Strings.isRope(value);
+}
+
+/** A row compiled for measuring: its own call and its own block loop, from source no other row shares. */
+export interface CompiledRow {
+  readonly id: number;
+  /** The row's result is a rope that its loop flattens. */
+  readonly flattens: boolean;
+  /** One call, result consumed: what mitata times. */
+  readonly call: () => void;
+  /** `n` calls in a loop of this row's own, for the warm-up; returns the elapsed ns. */
+  readonly block: (n: number) => number;
+}
+
+let rowsCompiled = 0;
+
+/**
+ * Compiles a row's call from a source text unique in this process. Engines share what they learn about a call site
+ * among functions built from one source (JSC's profile of a `new Function` body, V8's feedback of one closure site):
+ * a loop shared by every row turns the call polymorphic, and later rows pay for it.
+ */
+export function compileRow(fn: () => unknown, name: string): CompiledRow {
+  const id = ++rowsCompiled;
+  const tag = `${id}: ${name.replace(/\*\//g, '* /')}`;
+  const { code, flattens } = consumer(fn());
+  const source = `/* cwdkit-bench row ${tag} */
+    return {
+      call: function row${id}() { let v = fn(); ${code} },
+      block: function block${id}(n) {
+        const start = clock();
+        for (let i = 0; i < n; i++) { let v = fn(); ${code} }
+        return clock() - start;
+      },
+    };`;
+  const made = new Function('fn', 'sink', 'clock', source)(fn, sink, clock) as Omit<CompiledRow, 'id' | 'flattens'>;
+  return { id, flattens, ...made };
+}
+
+/** Every mitata loop this process has run, to prove that no two rows shared one. */
+const loopSources = new Set<string>();
+
+/** Throws if mitata built this loop before in this process (the shared call-site profile of trap 8). */
+export function assertUniqueLoop(source: string, seen: Set<string> = loopSources): void {
+  if (seen.has(source)) throw new Error('cwdkit-bench: two rows were measured by the same loop source');
+  seen.add(source);
+}
+
+/** Calls of the row per pass of mitata's loop: 1, so that consecutive calls cannot share loads (trap 8). */
+export const UNROLL = 1;
+
+/** Throws if a mitata loop calls the row more than once per pass: unrolled copies let V8 share loads across calls. */
+export function assertNotUnrolled(source: string): void {
+  const calls = source.split('$fn(').length - 1;
+  if (calls !== 1) throw new Error(`cwdkit-bench: the loop calls the row ${calls} times per pass (unrolled)`);
+}
+
+/**
+ * Runs the row until the JIT has settled (a time budget alone is not enough: cold, path.resolve costs 15 µs a call,
+ * warm 0.25 µs), then returns the cost of one warm call, from ever larger blocks until one lasts a sample.
+ */
+function warmUp(row: CompiledRow, budgetNs: number): number {
+  const start = clock();
+  for (let calls = 0; calls < WARM_CALLS && clock() - start < budgetNs; calls += 64) row.block(64);
   let calls = 64;
-  const block = () => {
-    const before = clock();
-    for (let i = 0; i < calls; i++) fn();
-    return clock() - before;
-  };
-  while (block() < SAMPLE_NS && calls < 1 << 16) calls *= 2;
+  while (row.block(calls) < SAMPLE_NS && calls < 1 << 16) calls *= 2;
   // The fastest of a few blocks: the first can include a deoptimization, any can include a preemption.
   let fastest = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 5; i++) fastest = Math.min(fastest, block());
+  for (let i = 0; i < 5; i++) fastest = Math.min(fastest, row.block(calls));
   return fastest / calls;
 }
 
-/** One row through mitata, reduced to what the report keeps. */
-export async function measureFn(fn: () => void, minCpuTimeMs: number): Promise<Measurement> {
-  const cost = warmUp(fn, Math.min(4 * minCpuTimeMs, 100) * 1e6);
-  // Batch as many calls per sample as make SAMPLE_NS (a multiple of mitata's unroll of 4, at most its 4096). Under
-  // 20 ns the estimate is mostly the estimating loop's own call overhead (mitata's loop inlines): take the most.
-  const batch = cost < 20 ? 4096 : Math.max(4, Math.min(4096, 4 * 2 ** Math.floor(Math.log2(SAMPLE_NS / cost / 4))));
-  const stats = await measure(fn, {
+/** One operation through mitata, reduced to what the report keeps. The result of `fn` is consumed. */
+export async function measureFn(fn: () => unknown, minCpuTimeMs: number, name = 'row'): Promise<Measurement> {
+  const row = compileRow(fn, name);
+  const cost = warmUp(row, Math.min(4 * minCpuTimeMs, 100) * 1e6);
+  // As many calls per sample as make SAMPLE_NS, at most mitata's 4096.
+  const batch = Math.max(1, Math.min(4096, 2 ** Math.floor(Math.log2(SAMPLE_NS / Math.max(cost, 0.01)))));
+  const stats = await measure(row.call, {
     min_cpu_time: minCpuTimeMs * 1e6,
     gc: collect,
     batch_samples: batch,
+    batch_unroll: UNROLL,
     // mitata batches only when one warm call is under this; a call that costs more than a sample runs alone.
     batch_threshold: SAMPLE_NS,
+    // A literal of the loop's source that differs for every row: mitata would otherwise build every loop from one text.
+    max_samples: 1e9 + row.id,
   });
+  const { debug } = stats as { debug: string };
+  assertNotUnrolled(debug);
+  assertUniqueLoop(debug);
   return {
     p50: stats.p50,
     min: stats.min,
@@ -81,7 +181,14 @@ export async function measureFn(fn: () => void, minCpuTimeMs: number): Promise<M
 }
 
 /** The no-op every process measures first: the cost of the harness itself. */
-export const noopRow: RowSpec = { key: 'noop', label: 'no-op', role: 'noop', fn: () => do_not_optimize(undefined) };
+export const noopRow: RowSpec = { key: 'noop', label: 'no-op', role: 'noop', fn: () => undefined };
+
+/** A row must return what it computed: the engine consumes it. A row that returns nothing measured nothing. */
+export function assertReturnsResult(row: RowSpec): void {
+  if (row.role !== 'noop' && row.fn() === undefined) {
+    throw new Error(`cwdkit-bench: row "${row.label}" returns nothing; return the result so that it is consumed`);
+  }
+}
 
 /**
  * Measures the no-op, then the rows in the given order, or in the opposite order on odd rounds. List the baseline
@@ -89,18 +196,37 @@ export const noopRow: RowSpec = { key: 'noop', label: 'no-op', role: 'noop', fn:
  */
 export async function measureRows(rows: readonly RowSpec[], context: ScenarioContext): Promise<RowResult[]> {
   const ordered = [noopRow, ...(context.reverse ? [...rows].reverse() : rows)];
+  for (const row of ordered) assertReturnsResult(row);
   const results: RowResult[] = [];
   for (const row of ordered) {
     row.before?.();
-    const stats = await measureFn(row.fn, context.minCpuTimeMs);
+    const stats = await measureFn(row.fn, context.minCpuTimeMs, `${row.key} ${row.label}`);
     results.push({ key: row.key, label: row.label, role: row.role, stats });
   }
   return results;
 }
 
-/** The A/A control: the baseline's own operation, measured again as if it were another row. */
+/** The A/A control: the baseline's own operation, measured again as if it were another row (with its own loop). */
 export function controlOf(baseline: RowSpec): RowSpec {
-  return { ...baseline, key: 'control', label: `${baseline.label} (A/A)`, role: 'control' };
+  const { fn } = baseline;
+  return { ...baseline, key: 'control', label: `${baseline.label} (A/A)`, role: 'control', fn: () => fn() };
+}
+
+/**
+ * The reference every cache is held to: a real mutable cache, `h.v ?? miss()`. The field is written twice with
+ * different values, so the JIT treats it as mutable and loads it on every call; a closure over a constant string
+ * would be folded away and measure the empty loop.
+ */
+export function mutableCacheRow(miss: () => string): RowSpec & { readonly cache: { v: string | undefined } } {
+  const cache: { v: string | undefined } = { v: undefined };
+  cache.v = '';
+  cache.v = miss(); // a second write, of another value
+  const refill = () => {
+    cache.v = miss();
+    return cache.v;
+  };
+  const read = () => cache.v ?? refill();
+  return { key: 'mutable-cache', label: 'mutable cache (h.v ?? miss())', role: 'reference', fn: read, cache };
 }
 
 /** A named check: passes when `actual === expected`. */

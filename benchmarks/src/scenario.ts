@@ -1,4 +1,4 @@
-import type { StrategyDefinition, StrategyName } from '@cwdkit/core';
+import type { CwdCapabilities, StrategyDefinition, StrategyName } from '@cwdkit/core';
 
 /**
  * What each row of a scenario is for. Every process measures a no-op (the harness floor), the baseline (what a program
@@ -44,6 +44,8 @@ export interface Check {
 export interface ScenarioResult {
   readonly rows: RowResult[];
   readonly checks: Check[];
+  /** As the thread that measured reported them, when the main thread did not load the strategy (cold-worker). */
+  readonly capabilities?: CwdCapabilities;
 }
 
 export interface LoadedStrategy {
@@ -66,8 +68,15 @@ export interface ScenarioContext {
 export interface Scenario {
   readonly name: string;
   readonly description: string;
-  /** The seed's headline figure that this scenario reproduces. */
-  readonly seed: string;
+  /** The published claim this scenario checks, named in words ("Node's cwd cache PR: 11.7×"). */
+  readonly claim: string;
+  /**
+   * The main thread of the measuring process must never load the strategy (cold-worker): the child does not import it,
+   * and `context.strategy` holds only its name.
+   */
+  readonly coldMainThread?: boolean;
+  /** Takes minutes: --quick leaves it out unless it is named. */
+  readonly slow?: boolean;
   /** Only these strategies apply (napi-call needs the addon); every installed one when absent. */
   readonly strategies?: readonly StrategyName[];
   run(context: ScenarioContext): Promise<ScenarioResult>;

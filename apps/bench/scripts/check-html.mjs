@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Opens a cwdkit-bench HTML report in a real headless Chromium and fails unless it renders, shows every measured
-// strategy in the charts of every runtime, and its screenshot is not blank.
+// Opens a cwdkit-bench HTML report in a real headless Chromium and fails unless it renders, shows the per-runtime summary,
+// every measured strategy in the charts of every runtime, every "no difference" speed-up in grey, and its screenshot is
+// not blank.
 // Usage: node apps/bench/scripts/check-html.mjs <report.html> <report.json>
 // Chromium: $CHROMIUM, else chromium / chromium-browser / google-chrome on the PATH (Debian: apt-get install chromium).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -118,14 +119,27 @@ try {
     const [runtime, scenario, strategy] = key.split('|');
     const section = sections.find((text) => text.startsWith(`data-runtime="${runtime}" data-scenario="${scenario}"`));
     const labels = [...(section ?? '').matchAll(/<text[^>]*class="label"[^>]*>([^<]*)</g)].map((match) => match[1]);
-    if (!labels.some((label) => label.replace(/ \*$/, '') === strategy || label.startsWith(`${strategy}: `))) {
+    if (!labels.some((label) => label.replace(/( [*!])+$/, '') === strategy || label.startsWith(`${strategy}: `))) {
       missing.push(`${strategy} in ${scenario} on ${runtime}`);
     }
   }
   if (missing.length > 0) fail(`no bar for ${missing.join(', ')}`);
   const svgs = (dom.match(/<svg /g) ?? []).length;
 
-  // 3. The screenshot is not blank: enough pixels differ from the white page, in more than a handful of colours.
+  // 3. The summary at the top names every runtime of the run, before the first scenario.
+  const summary = dom.indexOf('id="summary"');
+  if (summary < 0 || summary > dom.indexOf('<section class="scenario"')) fail('no summary before the scenarios');
+  const summaryText = dom.slice(summary, dom.indexOf('</section>', summary));
+  const absent = [...runtimes].filter((runtime) => !summaryText.includes(`<td>${runtime} `));
+  if (absent.length > 0) fail(`the summary has no line for ${absent.join(', ')}`);
+
+  // 4. A strategy's speed-up whose interval holds 1 is drawn grey ("no difference"), and only those.
+  const holdsOne = (interval) => interval?.low !== undefined && interval.low <= 1 && interval.high >= 1;
+  const same = report.summary.filter((row) => row.role === 'subject' && row.speedup && holdsOne(row.speedup)).length;
+  const grey = (dom.match(/class="bar same"/g) ?? []).length;
+  if (grey !== same) fail(`${same} strategy rows show no difference, but ${grey} bars are grey`);
+
+  // 5. The screenshot is not blank: enough pixels differ from the white page, in more than a handful of colours.
   const shot = path.join(profile, 'report.png');
   browse('--hide-scrollbars', '--window-size=1200,2400', `--screenshot=${shot}`);
   const { width, height, channels, pixels } = decodePng(fs.readFileSync(shot));
@@ -141,7 +155,8 @@ try {
     fail(`the screenshot looks blank: ${(share * 100).toFixed(2)}% inked pixels, ${colours.size} colours`);
   }
   console.log(
-    `check-html: ok: ${sections.length} scenario sections, ${svgs} charts, ${measured.size} strategies on ${[...runtimes].join(', ')}; ` +
+    `check-html: ok: a summary, ${sections.length} scenario sections, ${svgs} charts, ${grey} grey bars, ` +
+      `${measured.size} strategies on ${[...runtimes].join(', ')}; ` +
       `screenshot ${width}×${height}, ${(share * 100).toFixed(1)}% inked, ${colours.size} colours`,
   );
 } finally {

@@ -30,6 +30,21 @@ function runtimeVersion(): string {
 export async function runChild(spec: ChildSpec): Promise<void> {
   const scenario = scenarios.find((candidate) => candidate.name === spec.scenario);
   if (!scenario) throw new Error(`unknown scenario ${spec.scenario}`);
+  const timer = timerResolutionNs();
+  const context = { reverse: spec.reverse, minCpuTimeMs: spec.minCpuTimeMs, workers: spec.workers };
+  if (scenario.coldMainThread) {
+    // This thread must never load the strategy: the scenario gets its name only, and reports the capabilities.
+    const strategy = {
+      name: spec.strategy,
+      get definition(): never {
+        throw new Error(`${scenario.name} must not load the strategy on the main thread`);
+      },
+      module: {},
+    } as LoadedStrategy;
+    const result = await scenario.run({ strategy, ...context });
+    if (!result.capabilities) throw new Error(`${scenario.name} reported no capabilities`);
+    return print({ ...result, capabilities: result.capabilities }, timer);
+  }
   const module = (await import(`@cwdkit/${spec.strategy}`)) as Record<string, unknown>;
   const strategy: LoadedStrategy = {
     name: spec.strategy,
@@ -39,18 +54,15 @@ export async function runChild(spec: ChildSpec): Promise<void> {
   const probe = strategy.definition.create();
   const capabilities = probe.capabilities;
   probe.close();
-  const timer = timerResolutionNs();
-  const result = await scenario.run({
-    strategy,
-    reverse: spec.reverse,
-    minCpuTimeMs: spec.minCpuTimeMs,
-    workers: spec.workers,
-  });
+  const result = await scenario.run({ strategy, ...context });
+  print({ ...result, capabilities }, timer);
+}
+
+function print(result: ScenarioResult & { capabilities: CwdCapabilities }, timer: number): void {
   const output: ChildResult = {
     ...result,
     runtime: { name: runtime, version: runtimeVersion() },
     timerResolutionNs: timer,
-    capabilities,
   };
   process.stdout.write(`${RESULT_MARKER}${JSON.stringify(output)}\n`);
 }

@@ -7,8 +7,8 @@ import type { StrategyName } from '@cwdkit/core';
 import { type BenchOptions, parseBenchArgs, USAGE, UsageError } from './args.js';
 import { type ChildSpec, runChild } from './child.js';
 import { renderHtml } from './html.js';
-import { environment, failures, harness, type Report, renderTable } from './report.js';
-import { type JobRecord, planJobs, progress, runJob } from './run.js';
+import { environment, failures, harness, type Report, renderScenario, renderTable } from './report.js';
+import { type JobRecord, planJobs, progress, runGatedJob, runJob } from './run.js';
 import { type RuntimeCommand, resolveRuntime } from './runtimes.js';
 import { discoverStrategies, type StrategyInfo } from './strategies.js';
 import { summarize } from './summary.js';
@@ -31,7 +31,7 @@ function listing(strategies: readonly StrategyInfo[]): string {
   }
   lines.push('', 'Scenarios:');
   for (const scenario of scenarios) {
-    lines.push(`  ${scenario.name.padEnd(22)} ${scenario.description}`, `  ${''.padEnd(22)} seed ${scenario.seed}`);
+    lines.push(`  ${scenario.name.padEnd(22)} ${scenario.description}`, `  ${''.padEnd(22)} claim: ${scenario.claim}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -69,29 +69,44 @@ async function bench(options: BenchOptions): Promise<number> {
   for (const skip of skipped) process.stderr.write(`note: ${skip.scenario} skipped: ${skip.reason}\n`);
 
   const records: JobRecord[] = [];
-  const tick = options.rounds > 1 ? progress(jobs.length, options.rounds) : undefined;
-  const timeoutMs = options.quick ? 60_000 : 180_000;
-  for (const job of jobs) {
+  const tick = progress(jobs.length, options.rounds);
+  const timeoutMs = options.quick ? 120_000 : 600_000;
+  const versions = Object.fromEntries(runtimes.map((runtime) => [runtime.name, runtime.version]));
+  const meta = chosen.map(({ name, description, claim }) => ({ name, description, claim }));
+  for (const [index, job] of jobs.entries()) {
     const runtime = runtimes.find((candidate) => candidate.name === job.runtime);
     if (!runtime) throw new Error(`no command for ${job.runtime}`);
-    records.push(await runJob(job, runtime, SCRIPT, options, timeoutMs));
-    tick?.(records.length, job);
+    // The A/A gate: a full run measures an off process again, twice at most; a quick run only marks it.
+    records.push(await runGatedJob(() => runJob(job, runtime, SCRIPT, options, timeoutMs), options.quick ? 0 : 2));
+    tick(records.length, job);
+    // A scenario's table as soon as its last process on this runtime is done.
+    const next = jobs[index + 1];
+    if (!next || next.scenario !== job.scenario || next.runtime !== job.runtime) {
+      const own = records.filter((record) => record.runtime === job.runtime && record.scenario === job.scenario);
+      const block = renderScenario(
+        { summary: summarize(own), environment: { runtimes: versions } as Report['environment'] },
+        job.runtime,
+        meta.find((scenario) => scenario.name === job.scenario) as Report['scenarios'][number],
+      );
+      if (block) process.stdout.write(`\n${block}\n\n`);
+    }
   }
 
-  const { json, html, list: _list, help: _help, ...recorded } = options;
+  const { json, html, list: _list, help: _help, version: _version, ...recorded } = options;
   const report: Report = {
-    schema: 1,
+    schema: 2,
     harness: harness(),
-    environment: environment(Object.fromEntries(runtimes.map((runtime) => [runtime.name, runtime.version]))),
+    environment: environment(versions),
     options: recorded,
     strategies,
-    scenarios: chosen.map(({ name, description, seed }) => ({ name, description, seed })),
+    scenarios: meta,
     skipped,
     jobs: records,
     summary: summarize(records),
     failures: failures(records),
   };
-  process.stdout.write(renderTable(report));
+  // The tables are above, each printed as its scenario finished; the summary closes the run.
+  process.stdout.write(renderTable(report, false));
   for (const [file, text] of [
     [json, `${JSON.stringify(report, null, 2)}\n`],
     [html, renderHtml(report)],
@@ -116,6 +131,7 @@ async function main(argv: string[]): Promise<number> {
     options = parseBenchArgs(
       argv,
       scenarios.map((scenario) => scenario.name),
+      scenarios.filter((scenario) => scenario.slow).map((scenario) => scenario.name),
     );
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
@@ -124,6 +140,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (options.help) {
     process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (options.version) {
+    process.stdout.write(`cwdkit-bench ${harness().version} (mitata ${harness().mitata})\n`);
     return 0;
   }
   return bench(options);

@@ -1,4 +1,14 @@
-import { formatInterval, formatNumber, formatStale, type Report, scenarioRows } from './report.js';
+import {
+  AA_NOTE,
+  formatInterval,
+  formatNumber,
+  formatStale,
+  type Report,
+  scenarioRows,
+  speedupCell,
+  verdicts,
+} from './report.js';
+import { holdsOne } from './stats.js';
 import { type RowSummary, rowName } from './summary.js';
 
 const escapeHtml = (text: string) =>
@@ -28,21 +38,31 @@ function ticks(low: number, high: number, x: (value: number) => number, minGap: 
   return found;
 }
 
+/** How far a quick run's whiskers may reach, as a factor beyond the axis's estimates: a 2-round interval is mostly noise. */
+const QUICK_CLIP = 4;
+
 /**
- * Time relative to the baseline, on a log axis, with bars that start at 1: to the left is faster, to the right slower.
- * Whiskers are the 95% confidence interval over rounds.
+ * Speed-up over the baseline (its time ÷ the row's), on a log axis, with bars that start at 1: to the right is faster,
+ * to the left slower; grey when the interval holds 1 ("no difference"). Whiskers are the 95% confidence interval over
+ * rounds; with `clip` (a quick run) they stop at QUICK_CLIP× beyond the estimates and end in an arrow.
  */
-export function chart(rows: readonly RowSummary[]): string {
-  const plotted = rows.filter((row) => row.role === 'baseline' || row.vsBaseline);
+export function chart(rows: readonly RowSummary[], clip = false): string {
+  const plotted = rows.filter((row) => row.role === 'baseline' || row.speedup);
   if (plotted.length === 0) return '';
-  const values = plotted.flatMap((row) =>
-    row.role === 'baseline' ? [1] : [row.vsBaseline?.estimate, row.vsBaseline?.low, row.vsBaseline?.high],
-  );
-  const finite = values.filter((value): value is number => value !== undefined && Number.isFinite(value) && value > 0);
-  const low = Math.min(1, ...finite) / 1.6;
-  const high = Math.max(1, ...finite) * 1.6;
+  const estimates = plotted.map((row) => (row.role === 'baseline' ? 1 : (row.speedup?.estimate as number)));
+  const whiskers = plotted.flatMap((row) => [row.speedup?.low, row.speedup?.high]);
+  const finite = (values: (number | undefined)[]) =>
+    values.filter((value): value is number => value !== undefined && Number.isFinite(value) && value > 0);
+  const spread = clip ? finite(estimates) : finite([...estimates, ...whiskers]);
+  let low = Math.min(1, ...spread) / 1.6;
+  let high = Math.max(1, ...spread) * 1.6;
+  if (clip) {
+    low = Math.max(Math.min(low, ...finite(whiskers)), low / QUICK_CLIP);
+    high = Math.min(Math.max(high, ...finite(whiskers)), high * QUICK_CLIP);
+  }
   const x = (value: number) =>
-    LABEL_WIDTH + ((Math.log(value) - Math.log(low)) / (Math.log(high) - Math.log(low))) * PLOT_WIDTH;
+    LABEL_WIDTH +
+    ((Math.log(Math.min(Math.max(value, low), high)) - Math.log(low)) / (Math.log(high) - Math.log(low))) * PLOT_WIDTH;
   const height = plotted.length * ROW_HEIGHT + AXIS_HEIGHT;
   const parts: string[] = [];
   for (const tick of ticks(low, high, x, 52)) {
@@ -54,26 +74,37 @@ export function chart(rows: readonly RowSummary[]): string {
   plotted.forEach((row, index) => {
     const top = index * ROW_HEIGHT;
     const middle = top + ROW_HEIGHT / 2;
-    const estimate = row.role === 'baseline' ? 1 : (row.vsBaseline?.estimate as number);
+    const estimate = row.role === 'baseline' ? 1 : (row.speedup?.estimate as number);
     const from = Math.min(x(1), x(estimate));
-    const kind = row.role === 'subject' ? (estimate <= 1 ? 'faster' : 'slower') : row.role;
+    const kind =
+      row.role === 'subject' ? (holdsOne(row.speedup) ? 'same' : estimate >= 1 ? 'faster' : 'slower') : row.role;
     parts.push(
-      `<text x="${LABEL_WIDTH - 8}" y="${middle + 4}" class="label">${escapeHtml(rowName(row))}${row.flag ? ' *' : ''}</text>`,
-      `<rect x="${from}" y="${top + 5}" width="${Math.max(Math.abs(x(estimate) - x(1)), 2)}" height="${ROW_HEIGHT - 10}" class="bar ${kind}"><title>${escapeHtml(`${rowName(row)}: ${formatInterval(row.vsBaseline) || '1× (baseline)'}, p50 ${formatNumber(row.p50)} ns`)}</title></rect>`,
+      `<text x="${LABEL_WIDTH - 8}" y="${middle + 4}" class="label">${escapeHtml(rowName(row))}${row.flag ? ' *' : ''}${row.aaOff ? ' !' : ''}</text>`,
+      `<rect x="${from}" y="${top + 5}" width="${Math.max(Math.abs(x(estimate) - x(1)), 2)}" height="${ROW_HEIGHT - 10}" class="bar ${kind}"><title>${escapeHtml(`${rowName(row)}: ${speedupCell(row)}, p50 ${formatNumber(row.p50)} ns`)}</title></rect>`,
     );
-    const { low: ciLow, high: ciHigh } = row.vsBaseline ?? {};
+    const { low: ciLow, high: ciHigh } = row.speedup ?? {};
     if (ciLow !== undefined && ciHigh !== undefined) {
-      parts.push(
-        `<line x1="${x(ciLow)}" x2="${x(ciHigh)}" y1="${middle}" y2="${middle}" class="whisker"/>`,
-        `<line x1="${x(ciLow)}" x2="${x(ciLow)}" y1="${middle - 6}" y2="${middle + 6}" class="whisker"/>`,
-        `<line x1="${x(ciHigh)}" x2="${x(ciHigh)}" y1="${middle - 6}" y2="${middle + 6}" class="whisker"/>`,
-      );
+      const clippedLow = ciLow < low;
+      const clippedHigh = ciHigh > high;
+      parts.push(`<line x1="${x(ciLow)}" x2="${x(ciHigh)}" y1="${middle}" y2="${middle}" class="whisker"/>`);
+      for (const [end, clipped, direction] of [
+        [ciLow, clippedLow, -1],
+        [ciHigh, clippedHigh, 1],
+      ] as const) {
+        const at = x(end);
+        parts.push(
+          clipped
+            ? `<path d="M${at} ${middle - 5}L${at + 6 * direction} ${middle}L${at} ${middle + 5}Z" class="clipped"><title>interval clipped (quick run)</title></path>`
+            : `<line x1="${at}" x2="${at}" y1="${middle - 6}" y2="${middle + 6}" class="whisker"/>`,
+        );
+      }
     }
-    const right = Math.max(x(estimate), x(ciHigh ?? estimate), x(1));
-    parts.push(`<text x="${right + 6}" y="${middle + 4}" class="value">${formatNumber(estimate)}×</text>`);
+    const right = Math.max(x(estimate), x(ciHigh ?? estimate), x(1)) + (ciHigh !== undefined && ciHigh > high ? 6 : 0);
+    const verdict = row.role !== 'baseline' && holdsOne(row.speedup) ? ' no difference' : '';
+    parts.push(`<text x="${right + 6}" y="${middle + 4}" class="value">${formatNumber(estimate)}×${verdict}</text>`);
   });
   parts.push(`<line x1="${x(1)}" x2="${x(1)}" y1="0" y2="${height - AXIS_HEIGHT + 4}" class="one"/>`);
-  const width = LABEL_WIDTH + PLOT_WIDTH + 70;
+  const width = LABEL_WIDTH + PLOT_WIDTH + 130;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">${parts.join('')}</svg>`;
 }
 
@@ -90,11 +121,12 @@ function table(head: string[], rows: string[][]): string {
 const STYLE = `
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;color:#1d1d1f;background:#fff;padding:0 16px}
 h1{font-size:24px}h2{font-size:19px;margin-top:36px;border-bottom:1px solid #ddd}h3{font-size:16px;margin-bottom:2px}
-.seed{color:#555;margin:0 0 8px}table{border-collapse:collapse;margin:8px 0 4px}
+.claim{color:#555;margin:0 0 8px}table{border-collapse:collapse;margin:8px 0 4px}
 td,th{padding:3px 10px;border-bottom:1px solid #eee;text-align:left}.n{text-align:right}
 .grid{stroke:#e4e4e4}.one{stroke:#333;stroke-width:1.5}.tick{font-size:11px;text-anchor:middle;fill:#555}
 .label{font-size:12px;text-anchor:end;fill:#1d1d1f}.value{font-size:11px;fill:#333}
-.bar.faster{fill:#2e9e5b}.bar.slower{fill:#d1495b}.bar.baseline{fill:#555}.bar.reference{fill:#6c8ebf}
+.bar.faster{fill:#2e9e5b}.bar.slower{fill:#d1495b}.bar.same{fill:#9a9a9a}.clipped{fill:#111}
+.verdicts td:first-child{font-weight:600}.bar.baseline{fill:#555}.bar.reference{fill:#6c8ebf}
 .bar.control{fill:#b5b5b5}.whisker{stroke:#111;stroke-width:1.5}.note{color:#555;font-size:12px}.fail{color:#b00020}
 `;
 
@@ -107,19 +139,23 @@ export function renderHtml(report: Report): string {
     for (const scenario of report.scenarios) {
       const rows = scenarioRows(report.summary, runtime, scenario.name);
       if (rows.length === 0) continue;
-      const flags = [...new Set(rows.flatMap((row) => (row.flag ? [`* ${row.flag}`] : [])))];
+      const flags = [
+        ...new Set(
+          rows.flatMap((row) => [...(row.flag ? [`* ${row.flag}`] : []), ...(row.aaOff ? [`! ${AA_NOTE}`] : [])]),
+        ),
+      ];
       blocks.push(
         `<section class="scenario" data-runtime="${runtime}" data-scenario="${escapeHtml(scenario.name)}">`,
-        `<h3>${escapeHtml(scenario.name)}</h3><p class="seed">${escapeHtml(scenario.description)}. Seed ${escapeHtml(scenario.seed)}</p>`,
-        chart(rows),
+        `<h3>${escapeHtml(scenario.name)}</h3><p class="claim">${escapeHtml(scenario.description)}. Claim: ${escapeHtml(scenario.claim)}</p>`,
+        chart(rows, report.options.quick),
         table(
-          ['row', 'p50 ns', 'min ns', 'p99 ns', 'time × baseline [95% CI]', '× reference', 'rounds'],
+          ['row', 'p50 ns', 'min ns', 'p99 ns', 'speed-up [95% CI]', '× mutable cache', 'rounds'],
           rows.map((row) => [
             escapeHtml(rowName(row)) + (row.flag ? ' *' : ''),
             formatNumber(row.p50),
             formatNumber(row.min),
             formatNumber(row.p99),
-            row.role === 'baseline' ? '1 (baseline)' : escapeHtml(formatInterval(row.vsBaseline)),
+            escapeHtml(speedupCell(row)),
             escapeHtml(formatInterval(row.vsReference)),
             String(row.n),
           ]),
@@ -176,6 +212,22 @@ export function renderHtml(report: Report): string {
       ...(env.commit ? [['commit', env.commit]] : []),
     ],
   );
+  const verdictRows = verdicts(report).map((verdict) => {
+    const say = (what: (typeof verdict)['mainThread']) =>
+      what ? `${escapeHtml(what.strategy)} ${escapeHtml(formatInterval(what.speedup))}` : 'not measured';
+    const chdir = (what: (typeof verdict)['mainThread']) =>
+      what?.chdir ? escapeHtml(formatInterval(what.chdir)) : '–';
+    return [
+      `${verdict.runtime} ${escapeHtml(env.runtimes[verdict.runtime] ?? '')}`,
+      say(verdict.mainThread),
+      chdir(verdict.mainThread),
+      say(verdict.workers),
+      chdir(verdict.workers),
+    ];
+  });
+  const summary = `<section id="summary" class="verdicts"><h2>Summary</h2>
+<p>Per runtime, the fastest worker-coherent strategy: its speed-up over the runtime's own <code>cwd()</code> on the main thread and in workers, and what its <code>chdir()</code> + <code>cwd()</code> costs against the runtime's own pair (speed-up: below 1 is slower).</p>
+${table(['runtime', 'main thread', 'its chdir + cwd', 'workers', 'its chdir + cwd'], verdictRows)}</section>`;
   const skipped = report.skipped.map(
     (skip) => `<p class="note">${escapeHtml(skip.scenario)}: skipped, ${escapeHtml(skip.reason)}</p>`,
   );
@@ -187,9 +239,11 @@ export function renderHtml(report: Report): string {
 <title>cwdkit benchmark report</title><style>${STYLE}</style></head>
 <body>
 <h1>cwdkit benchmark report</h1>
-<p>Each bar is a row's time per operation divided by the baseline measured in the same process (left of the line: faster),
-the geometric mean over rounds; whiskers are its 95% confidence interval. The A/A control is the baseline measured again:
-its interval should hold 1. Rows marked * are at the harness floor or the timer's resolution.</p>
+${summary}
+<p>Each bar is a row's speed-up: the baseline's time per operation divided by the row's, both measured in the same
+process (right of the line: faster), the geometric mean over rounds; whiskers are its 95% confidence interval. Grey:
+the interval holds 1, "no difference". The A/A control is the baseline measured again: its interval should hold 1.
+Rows marked * are at the harness floor or the timer's resolution; ! where the A/A control stayed off.${report.options.quick ? ' This is a quick run: whiskers are clipped, an arrow marks where.' : ''}</p>
 ${failed}
 <h2>Strategies</h2>${strategies}
 ${sections.join('\n')}

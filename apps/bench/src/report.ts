@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import type { BenchOptions } from './args.js';
 import type { JobRecord, Skip } from './run.js';
+import { holdsOne, type Interval } from './stats.js';
 import type { StrategyInfo } from './strategies.js';
 import { type RowSummary, rowName } from './summary.js';
 
@@ -21,12 +22,12 @@ export interface Environment {
 
 /** Everything a run produced: what --json writes, and what the table and the HTML report are drawn from. */
 export interface Report {
-  readonly schema: 1;
+  readonly schema: 2;
   readonly harness: { readonly name: string; readonly version: string; readonly mitata: string };
   readonly environment: Environment;
-  readonly options: Omit<BenchOptions, 'json' | 'html' | 'list' | 'help'>;
+  readonly options: Omit<BenchOptions, 'json' | 'html' | 'list' | 'help' | 'version'>;
   readonly strategies: readonly StrategyInfo[];
-  readonly scenarios: readonly { name: string; description: string; seed: string }[];
+  readonly scenarios: readonly { name: string; description: string; claim: string }[];
   readonly skipped: readonly Skip[];
   /** Every process of every round, as measured. */
   readonly jobs: readonly JobRecord[];
@@ -108,10 +109,75 @@ export function formatRatio(value: number | undefined): string {
   return value >= 1e4 || value < 1e-3 ? value.toExponential(1) : value.toPrecision(3);
 }
 
-export function formatInterval(interval: RowSummary['vsBaseline']): string {
+/** A speed-up with its 95% interval, "no difference" when the interval holds 1. */
+export function formatInterval(interval: RowSummary['speedup'], clipped = false): string {
   if (!interval) return '';
   const range = interval.low === undefined ? '' : ` [${formatRatio(interval.low)}–${formatRatio(interval.high)}]`;
-  return `${formatRatio(interval.estimate)}×${range}`;
+  const verdict = holdsOne(interval) ? ' no difference' : '';
+  return `${formatRatio(interval.estimate)}×${range}${clipped && range ? '~' : ''}${verdict}`;
+}
+
+/** The speed-up column of a row: the baseline is 1 by definition. */
+export function speedupCell(row: RowSummary): string {
+  return row.role === 'baseline' ? '1 (baseline)' : formatInterval(row.speedup);
+}
+
+/** Per runtime: the fastest worker-coherent strategy on the main thread and in workers, and its chdir + cwd. */
+export interface RuntimeVerdict {
+  readonly runtime: string;
+  readonly mainThread?: { strategy: string; speedup: Interval; chdir?: Interval };
+  readonly workers?: { strategy: string; speedup: Interval; chdir?: Interval };
+}
+
+export function verdicts(report: Pick<Report, 'summary' | 'jobs' | 'options'>): RuntimeVerdict[] {
+  return report.options.runtimes.map((runtime) => {
+    const coherent = new Set<string>(
+      report.jobs
+        .filter((job) => job.runtime === runtime && job.result?.capabilities.workerCoherent)
+        .map((job) => job.strategy),
+    );
+    const best = (scenarios: readonly string[]) => {
+      const rows = report.summary.filter(
+        (row) =>
+          row.runtime === runtime &&
+          scenarios.includes(row.scenario) &&
+          row.key === 'provider' &&
+          row.strategy !== undefined &&
+          coherent.has(row.strategy) &&
+          row.speedup,
+      );
+      const top = rows.sort((a, b) => (b.speedup?.estimate ?? 0) - (a.speedup?.estimate ?? 0))[0];
+      if (!top?.strategy || !top.speedup) return undefined;
+      const chdir = report.summary.find(
+        (row) =>
+          row.runtime === runtime &&
+          row.scenario === 'chdir-cwd' &&
+          row.strategy === top.strategy &&
+          row.key === 'provider',
+      )?.speedup;
+      return { strategy: top.strategy, speedup: top.speedup, ...(chdir ? { chdir } : {}) };
+    };
+    const mainThread = best(['cwd-hot']);
+    const workers = best(['worker-hot', 'worker-read']);
+    return { runtime, ...(mainThread ? { mainThread } : {}), ...(workers ? { workers } : {}) };
+  });
+}
+
+/** The verdicts in words, one line per runtime. */
+export function renderVerdicts(report: Pick<Report, 'summary' | 'jobs' | 'options' | 'environment'>): string {
+  const lines = [
+    'Summary: the fastest worker-coherent strategy (speed-up over the runtime, 95% CI; chdir + cwd as a speed-up too)',
+  ];
+  for (const verdict of verdicts(report)) {
+    const say = (what: RuntimeVerdict['mainThread']) =>
+      what
+        ? `${what.strategy} ${formatInterval(what.speedup)}${what.chdir ? `, chdir ${formatInterval(what.chdir)}` : ''}`
+        : 'not measured';
+    lines.push(
+      `  ${`${verdict.runtime} ${report.environment.runtimes[verdict.runtime] ?? ''}`.padEnd(16)} main thread: ${say(verdict.mainThread)}; workers: ${say(verdict.workers)}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 export function formatStale(stale: RowSummary['stale']): string {
@@ -132,34 +198,49 @@ function pad(cells: string[][]): string {
     .join('\n');
 }
 
-/** The readable table on stdout: one block per scenario and runtime. */
-export function renderTable(report: Report): string {
-  const blocks: string[] = [];
-  for (const runtime of report.options.runtimes) {
+/** One scenario's table on one runtime, as printed when the scenario finishes. */
+export function renderScenario(
+  report: Pick<Report, 'summary' | 'environment'>,
+  runtime: string,
+  scenario: Report['scenarios'][number],
+): string | undefined {
+  const rows = scenarioRows(report.summary, runtime, scenario.name);
+  if (rows.length === 0) return undefined;
+  const hasReference = rows.some((row) => row.vsReference);
+  const hasStale = rows.some((row) => row.stale);
+  const header = ['', 'p50 ns', 'min ns', 'p99 ns', 'speed-up [95% CI]'];
+  if (hasReference) header.push('× mutable cache');
+  if (hasStale) header.push('stale reads');
+  const notes = new Set<string>();
+  const lines = rows.map((row) => {
+    const cells = [
+      rowName(row) + (row.flag ? ' *' : '') + (row.aaOff ? ' !' : ''),
+      formatNumber(row.p50),
+      formatNumber(row.min),
+      formatNumber(row.p99),
+      speedupCell(row),
+    ];
+    if (hasReference) cells.push(formatInterval(row.vsReference));
+    if (hasStale) cells.push(formatStale(row.stale));
+    if (row.flag) notes.add(`* ${row.flag}`);
+    if (row.aaOff) notes.add(`! ${AA_NOTE}`);
+    return cells;
+  });
+  const title = `${scenario.name} on ${runtime} ${report.environment.runtimes[runtime] ?? ''} — ${scenario.description}`;
+  return [title, `claim: ${scenario.claim}`, '', pad([header, ...lines]), ...notes].join('\n');
+}
+
+/** What the "!" mark means. */
+export const AA_NOTE =
+  'the A/A control stayed more than 10% off its baseline in some processes (a full run first measures such a process again, twice at most)';
+
+/** The readable report: the summary, then one block per scenario and runtime (unless they were printed already). */
+export function renderTable(report: Report, withTables = true): string {
+  const blocks: string[] = [renderVerdicts(report).trimEnd()];
+  for (const runtime of withTables ? report.options.runtimes : []) {
     for (const scenario of report.scenarios) {
-      const rows = scenarioRows(report.summary, runtime, scenario.name);
-      if (rows.length === 0) continue;
-      const hasReference = rows.some((row) => row.vsReference);
-      const hasStale = rows.some((row) => row.stale);
-      const header = ['', 'p50 ns', 'min ns', 'p99 ns', 'time × baseline [95% CI]'];
-      if (hasReference) header.push('× reference');
-      if (hasStale) header.push('stale reads');
-      const notes = new Set<string>();
-      const lines = rows.map((row) => {
-        const cells = [
-          rowName(row) + (row.flag ? ' *' : ''),
-          formatNumber(row.p50),
-          formatNumber(row.min),
-          formatNumber(row.p99),
-          row.role === 'baseline' ? '1 (baseline)' : formatInterval(row.vsBaseline),
-        ];
-        if (hasReference) cells.push(formatInterval(row.vsReference));
-        if (hasStale) cells.push(formatStale(row.stale));
-        if (row.flag) notes.add(`* ${row.flag}`);
-        return cells;
-      });
-      const title = `${scenario.name} on ${runtime} ${report.environment.runtimes[runtime] ?? ''} — ${scenario.description}`;
-      blocks.push([title, `seed ${scenario.seed}`, '', pad([header, ...lines]), ...notes].join('\n'));
+      const block = renderScenario(report, runtime, scenario);
+      if (block) blocks.push(block);
     }
   }
   for (const skip of report.skipped) blocks.push(`${skip.scenario}: skipped, ${skip.reason}`);

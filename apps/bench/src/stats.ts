@@ -47,3 +47,8 @@ export function ratioInterval(ratios: readonly number[]): Interval | undefined {
   const half = t975(n - 1) * Math.sqrt(variance / n);
   return { estimate: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), n };
 }
+
+/** An interval that holds 1: the data cannot tell the row from its baseline ("no difference"). */
+export function holdsOne(interval: Interval | undefined): boolean {
+  return interval?.low !== undefined && interval.high !== undefined && interval.low <= 1 && interval.high >= 1;
+}

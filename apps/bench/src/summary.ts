@@ -17,10 +17,12 @@ export interface RowSummary {
   readonly p50: number;
   readonly min: number;
   readonly p99: number;
-  /** Time of this row / time of the baseline of the same process (below 1 is faster). */
-  readonly vsBaseline?: Interval;
-  /** Time of this row / the scenario's reference (cwd-hot: the cached-string closure). */
+  /** Speed-up: the baseline's time ÷ this row's, both from the same process (above 1 is faster). */
+  readonly speedup?: Interval;
+  /** The scenario's reference time ÷ this row's (cwd-hot: a real mutable cache; 1 = as fast as it). */
   readonly vsReference?: Interval;
+  /** Processes whose A/A control stayed more than 10% off its baseline after being measured again. */
+  readonly aaOff?: number;
   readonly stale?: StaleCount;
   /** Why the figure cannot be read at face value. */
   readonly flag?: string;
@@ -34,8 +36,9 @@ interface Group {
   p50: number[];
   min: number[];
   p99: number[];
-  vsBaseline: number[];
+  speedup: number[];
   vsReference: number[];
+  aaOff: number;
   quantum: number[];
   reads: number;
   stale: number;
@@ -74,8 +77,9 @@ export function summarize(records: readonly JobRecord[]): RowSummary[] {
           p50: [],
           min: [],
           p99: [],
-          vsBaseline: [],
+          speedup: [],
           vsReference: [],
+          aaOff: 0,
           quantum: [],
           reads: 0,
           stale: 0,
@@ -88,9 +92,9 @@ export function summarize(records: readonly JobRecord[]): RowSummary[] {
       group.min.push(stats.min);
       group.p99.push(stats.p99);
       group.quantum.push(result.timerResolutionNs / stats.opsPerSample);
-      if (baseline && current.role !== 'baseline' && current.role !== 'noop')
-        group.vsBaseline.push(stats.p50 / baseline);
-      if (reference && own) group.vsReference.push(stats.p50 / reference);
+      if (baseline && current.role !== 'baseline' && current.role !== 'noop') group.speedup.push(baseline / stats.p50);
+      if (reference && own) group.vsReference.push(reference / stats.p50);
+      if (record.aaOff && current.role === 'control') group.aaOff++;
       if (current.stale) {
         group.hasStale = true;
         group.reads += current.stale.reads;
@@ -106,7 +110,7 @@ export function summarize(records: readonly JobRecord[]): RowSummary[] {
         : p50 < 10 * median(group.quantum)
           ? FLAGS.timer
           : undefined;
-    const vsBaseline = ratioInterval(group.vsBaseline);
+    const speedup = ratioInterval(group.speedup);
     const vsReference = ratioInterval(group.vsReference);
     return {
       runtime: group.runtime,
@@ -119,8 +123,9 @@ export function summarize(records: readonly JobRecord[]): RowSummary[] {
       p50,
       min: Math.min(...group.min),
       p99: median(group.p99),
-      ...(vsBaseline ? { vsBaseline } : {}),
+      ...(speedup ? { speedup } : {}),
       ...(vsReference ? { vsReference } : {}),
+      ...(group.aaOff > 0 ? { aaOff: group.aaOff } : {}),
       ...(group.hasStale ? { stale: { reads: group.reads, stale: group.stale } } : {}),
       ...(flag ? { flag } : {}),
     };

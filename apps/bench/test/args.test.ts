@@ -70,8 +70,24 @@ describe('parseBenchArgs', () => {
     expect(parse('--strategy', 'all', '--scenario', 'all', '--runtime', 'all')).toMatchObject({
       strategies: 'all',
       scenarios: SCENARIOS,
-      runtimes: ['node', 'bun', 'deno'],
+      runtimes: ['node', 'node22', 'node24', 'node26', 'bun', 'deno'],
     });
+  });
+
+  it('--quick leaves the slow scenarios out unless they are named', () => {
+    expect(parseBenchArgs(['--quick'], SCENARIOS, ['resolve']).scenarios).toEqual(['cwd-hot', 'chdir-cwd']);
+    expect(parseBenchArgs(['--quick', '--scenario', 'resolve'], SCENARIOS, ['resolve']).scenarios).toEqual(['resolve']);
+    expect(parseBenchArgs([], SCENARIOS, ['resolve']).scenarios).toEqual(SCENARIOS);
+  });
+
+  it('suggests the nearest name or flag for a typo', () => {
+    expect(usageError(['--runtime', 'node42']).message).toBe(
+      '--runtime: unknown "node42" (did you mean node22?); valid: node, node22, node24, node26, bun, deno, all',
+    );
+    expect(usageError(['--strategy', 'sab-atomic']).message).toMatch(/"sab-atomic" \(did you mean sab-atomics\?\)/);
+    expect(usageError(['--round', '3']).message).toMatch(/^unknown option --round \(did you mean --rounds\?\); valid:/);
+    expect(usageError(['--jsno', 'x']).message).toMatch(/\(did you mean --json\?\)/);
+    expect(usageError(['--zzzzzzzz']).message).not.toMatch(/did you mean/);
   });
 
   it('refuses unknown names and lists the valid ones', () => {
@@ -85,9 +101,11 @@ describe('parseBenchArgs', () => {
       '--scenario: unknown "cwd"; valid: cwd-hot, chdir-cwd, resolve, all',
     );
     expect(usageError(['--runtime', 'node,quickjs,v8']).message).toBe(
-      '--runtime: unknown "quickjs", "v8"; valid: node, bun, deno, all',
+      '--runtime: unknown "quickjs", "v8"; valid: node, node22, node24, node26, bun, deno, all',
     );
-    expect(usageError(['--runtime', ',']).message).toBe('--runtime needs a name; valid: node, bun, deno, all');
+    expect(usageError(['--runtime', ',']).message).toBe(
+      '--runtime needs a name; valid: node, node22, node24, node26, bun, deno, all',
+    );
   });
 
   it('refuses bad numbers', () => {
@@ -108,8 +126,10 @@ describe('parseBenchArgs', () => {
     expect(usageError(['--quick=yes']).message).toMatch(/--quick/);
   });
 
-  it('has --list and --help', () => {
+  it('has --list, --help and --version', () => {
     expect(parse('--list').list).toBe(true);
     expect(parse('-h').help).toBe(true);
+    expect(parse('--version').version).toBe(true);
+    expect(parse('-v').version).toBe(true);
   });
 });

@@ -34,7 +34,7 @@ describe('a tiny real run', async () => {
   const report = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
 
   it('records the environment and the harness', () => {
-    expect(report.schema).toBe(1);
+    expect(report.schema).toBe(2);
     expect(report.harness).toMatchObject({ name: '@cwdkit/bench', mitata: '1.0.34' });
     expect(report.environment.cores).toBeGreaterThan(0);
     expect(report.environment.cpu).not.toBe('');
@@ -69,10 +69,10 @@ describe('a tiny real run', async () => {
     }
   });
 
-  it('summarizes: ratios to the baseline, the cached-string reference, stale reads', () => {
+  it('summarizes: speed-ups over the baseline, the mutable-cache reference, stale reads', () => {
     const naive = (scenario: string) =>
       report.summary.find((row) => row.scenario === scenario && row.strategy === 'naive');
-    expect(naive('cwd-hot')?.vsBaseline?.n).toBe(1);
+    expect(naive('cwd-hot')?.speedup?.n).toBe(1);
     expect(naive('cwd-hot')?.vsReference?.estimate).toBeGreaterThan(0);
     const stale = naive('worker-read')?.stale;
     expect(stale?.reads).toBeGreaterThan(0);
@@ -83,10 +83,15 @@ describe('a tiny real run', async () => {
 
   it('prints the table and writes a self-contained HTML report', () => {
     expect(stdout).toMatch(/^cwd-hot on node /m);
+    expect(stdout).toMatch(/^claim: Node's cwd cache PR/m);
+    expect(stdout).toMatch(/^Summary: the fastest worker-coherent strategy/m);
+    expect(stdout).toMatch(/speed-up \[95% CI\]/);
     expect(stdout).toMatch(/^naive\b/m);
     const page = fs.readFileSync(html, 'utf8');
     expect(page).toMatch(/^<!doctype html>/);
     expect(page).toContain('<svg');
+    expect(page).toContain('id="summary"');
+    expect(page).toContain('whiskers are clipped');
     expect(page).not.toMatch(/<script|<link|src="http/);
   });
 });

@@ -1,7 +1,9 @@
 import type { RowResult } from '@cwdkit/benchmarks';
 import { describe, expect, it } from 'vitest';
-import { type JobRecord, planJobs } from '../src/run.js';
-import { median, ratioInterval, t975 } from '../src/stats.js';
+import type { ChildResult } from '../src/child.js';
+import { formatInterval } from '../src/report.js';
+import { aaDeviation, aaPasses, type JobRecord, planJobs, runGatedJob } from '../src/run.js';
+import { holdsOne, median, ratioInterval, t975 } from '../src/stats.js';
 import { FLAGS, summarize } from '../src/summary.js';
 
 describe('median', () => {
@@ -100,17 +102,17 @@ describe('summarize', () => {
   it("pools a strategy's rounds and takes each ratio within its own process", () => {
     const sab = find('sab-atomics', 'provider');
     expect(sab).toMatchObject({ n: 2, p50: 4.5, min: 0.5, p99: 9 });
-    // Ratios 1/10 and 8/20: geometric mean √(0.1 · 0.4) = 0.2.
-    expect(sab?.vsBaseline?.estimate).toBeCloseTo(0.2, 12);
-    // Against the cached string: 1/0.6 and 8/0.6, geometric mean √8 / 0.6.
-    expect(sab?.vsReference?.estimate).toBeCloseTo(Math.sqrt(8) / 0.6, 10);
+    // Speed-ups 10/1 and 20/8: geometric mean √(10 · 2.5) = 5.
+    expect(sab?.speedup?.estimate).toBeCloseTo(5, 12);
+    // Against the mutable cache: 0.6/1 and 0.6/8, geometric mean 0.6 / √8.
+    expect(sab?.vsReference?.estimate).toBeCloseTo(0.6 / Math.sqrt(8), 10);
   });
 
   it('pools the shared rows over every process, and the A/A control against its own baseline', () => {
     expect(find(undefined, 'baseline')).toMatchObject({ n: 3, p50: 10, role: 'baseline' });
-    expect(find(undefined, 'baseline')?.vsBaseline).toBeUndefined();
-    // Control ratios 1, 0.5, 4: geometric mean ∛2.
-    expect(find(undefined, 'control')?.vsBaseline?.estimate).toBeCloseTo(Math.cbrt(2), 12);
+    expect(find(undefined, 'baseline')?.speedup).toBeUndefined();
+    // Control speed-ups 1, 2, 0.25: geometric mean ∛0.5.
+    expect(find(undefined, 'control')?.speedup?.estimate).toBeCloseTo(Math.cbrt(0.5), 12);
   });
 
   it('sums stale reads and flags figures at the floor', () => {
@@ -132,26 +134,34 @@ describe('planJobs', () => {
   const scenario = (name: string, strategies?: ['native']) => ({
     name,
     description: '',
-    seed: '',
+    claim: '',
     ...(strategies ? { strategies } : {}),
     run: async () => ({ rows: [], checks: [] }),
   });
 
-  it('runs every strategy once per round, in the opposite order on odd rounds', () => {
+  it('runs a scenario to its end before the next (its table prints), every strategy once per round, in the opposite order on odd rounds', () => {
     const { jobs } = planJobs(
       { rounds: 2, runtimes: ['node', 'bun'] },
-      [scenario('cwd-hot')],
+      [scenario('cwd-hot'), scenario('resolve')],
       ['naive', 'sab-atomics'],
     );
-    expect(jobs.map((job) => `${job.round} ${job.runtime} ${job.strategy} ${job.reverse}`)).toEqual([
-      '0 node naive false',
-      '0 node sab-atomics false',
-      '0 bun naive false',
-      '0 bun sab-atomics false',
-      '1 node sab-atomics true',
-      '1 node naive true',
-      '1 bun sab-atomics true',
-      '1 bun naive true',
+    expect(jobs.map((job) => `${job.runtime} ${job.scenario} ${job.round} ${job.strategy} ${job.reverse}`)).toEqual([
+      'node cwd-hot 0 naive false',
+      'node cwd-hot 0 sab-atomics false',
+      'node cwd-hot 1 sab-atomics true',
+      'node cwd-hot 1 naive true',
+      'node resolve 0 naive false',
+      'node resolve 0 sab-atomics false',
+      'node resolve 1 sab-atomics true',
+      'node resolve 1 naive true',
+      'bun cwd-hot 0 naive false',
+      'bun cwd-hot 0 sab-atomics false',
+      'bun cwd-hot 1 sab-atomics true',
+      'bun cwd-hot 1 naive true',
+      'bun resolve 0 naive false',
+      'bun resolve 0 sab-atomics false',
+      'bun resolve 1 sab-atomics true',
+      'bun resolve 1 naive true',
     ]);
   });
 
@@ -168,5 +178,60 @@ describe('planJobs', () => {
       'needs native: @cwdkit/native was not selected (--strategy)',
     );
     expect(planJobs({ rounds: 1, runtimes: ['node'] }, [napi], ['naive', 'native']).jobs).toHaveLength(1);
+  });
+});
+
+describe('the A/A gate', () => {
+  const measured = (baseline: number, control: number): JobRecord => ({
+    ...job('naive', 0, [row('baseline', 'baseline', baseline), row('control', 'control', control)]),
+  });
+
+  it('passes within ±10% either way, and fails beyond', () => {
+    expect(aaPasses(aaDeviation(measured(10, 10.9).result as ChildResult))).toBe(true);
+    expect(aaPasses(aaDeviation(measured(10, 9.2).result as ChildResult))).toBe(true);
+    expect(aaPasses(aaDeviation(measured(10, 11.5).result as ChildResult))).toBe(false);
+    expect(aaPasses(aaDeviation(measured(10, 8.5).result as ChildResult))).toBe(false);
+  });
+
+  it('measures an off process again and keeps the first that passes', async () => {
+    const attempts = [measured(10, 14), measured(10, 10.2), measured(10, 10)];
+    let runs = 0;
+    const record = await runGatedJob(async () => attempts[runs++] as JobRecord, 2);
+    expect(runs).toBe(2);
+    expect(record.attempts).toBe(2);
+    expect(record.aaOff).toBeUndefined();
+    expect(record.result?.rows.find((r) => r.role === 'control')?.stats.p50).toBe(10.2);
+  });
+
+  it('reports a process that stays off, keeping its closest attempt', async () => {
+    const attempts = [measured(10, 14), measured(10, 12), measured(10, 20)];
+    let runs = 0;
+    const record = await runGatedJob(async () => attempts[runs++] as JobRecord, 2);
+    expect(runs).toBe(3);
+    expect(record).toMatchObject({ attempts: 3, aaOff: true });
+    expect(record.result?.rows.find((r) => r.role === 'control')?.stats.p50).toBe(12);
+    const summary = summarize([record]);
+    expect(summary.find((line) => line.role === 'control')?.aaOff).toBe(1);
+    expect(summary.find((line) => line.role === 'baseline')?.aaOff).toBeUndefined();
+  });
+
+  it('with no retries (--quick) only marks', async () => {
+    let runs = 0;
+    const record = await runGatedJob(async () => {
+      runs++;
+      return measured(10, 14);
+    }, 0);
+    expect(runs).toBe(1);
+    expect(record.aaOff).toBe(true);
+  });
+});
+
+describe('speed-up intervals', () => {
+  it('an interval that holds 1 is "no difference"', () => {
+    expect(holdsOne(ratioInterval([0.9, 1.2, 1.05]))).toBe(true);
+    expect(holdsOne(ratioInterval([3, 3.2, 3.1]))).toBe(false);
+    expect(holdsOne(ratioInterval([3]))).toBe(false); // one round: no interval, no verdict
+    expect(formatInterval(ratioInterval([0.9, 1.2, 1.05]))).toMatch(/no difference$/);
+    expect(formatInterval(ratioInterval([3, 3.2, 3.1]))).not.toMatch(/no difference/);
   });
 });

@@ -47,7 +47,8 @@ export function combineReaders(reports: readonly ReaderReport[]): { stats: Measu
 export const workerRead: Scenario = {
   name: 'worker-read',
   description: 'worker threads read cwd() while the main thread chdirs: ns per read and stale reads',
-  seed: "ARCHITECTURE: Node 20's worker counter is bumped before chdir (nodejs/node#61664): stale reads; Bun's workers never see it",
+  claim:
+    "Node 20's worker cwd cache is racy (nodejs/node#61664, fixed in Node 24): stale reads; Bun's workers never see a chdir",
   async run(context) {
     const { dirs, remove } = tempDirs(RING);
     // Created on the main thread before any worker, so that the workers find its shared memory (trap 3).

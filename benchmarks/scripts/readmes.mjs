@@ -1,0 +1,318 @@
+#!/usr/bin/env node
+// Writes every README's "Measured" section from one recorded run: the text between <!-- measured:start --> and
+// <!-- measured:end --> in the root README, benchmarks/README.md, cwdkit's and each strategy's. No number is typed by hand.
+// Usage: node benchmarks/scripts/readmes.mjs [results/<run>.json] [--check]
+// Without a file: the newest benchmarks/results/*.json. --check: exit 1 if a README is not what the run gives.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const benchmarks = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const repo = path.dirname(benchmarks);
+const args = process.argv.slice(2);
+const check = args.includes('--check');
+const given = args.find((arg) => !arg.startsWith('--'));
+const resultsDir = path.join(benchmarks, 'results');
+const file =
+  given ??
+  fs
+    .readdirSync(resultsDir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => path.join(resultsDir, name))
+    .at(-1);
+if (!file) {
+  console.error('readmes: no results/*.json yet: record a run first (see benchmarks/README.md)');
+  process.exit(1);
+}
+const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+if (report.schema !== 2) {
+  console.error(`readmes: ${file} has schema ${report.schema}; record a run with this cwdkit-bench (schema 2)`);
+  process.exit(1);
+}
+
+// Node 24 (the Active LTS most users run) first, then the other Node lines, Bun, Deno.
+const ORDER = ['node24', 'node26', 'node22', 'node', 'bun', 'deno'];
+const runtimes = [...report.options.runtimes].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
+const env = report.environment;
+const runtimeName = (runtime) => {
+  const version = env.runtimes[runtime] ?? '';
+  if (runtime.startsWith('node')) return `Node ${version}`;
+  return `${runtime === 'bun' ? 'Bun' : 'Deno'} ${version}`;
+};
+const strategies = [...new Set(report.summary.filter((row) => row.strategy).map((row) => row.strategy))];
+const find = (runtime, scenario, strategy, key = 'provider') =>
+  report.summary.find(
+    (row) => row.runtime === runtime && row.scenario === scenario && row.strategy === strategy && row.key === key,
+  );
+const shared = (runtime, scenario, key) =>
+  report.summary.find(
+    (row) => row.runtime === runtime && row.scenario === scenario && !row.strategy && row.key === key,
+  );
+const coherent = (runtime, strategy) =>
+  report.jobs.some(
+    (job) => job.runtime === runtime && job.strategy === strategy && job.result?.capabilities?.workerCoherent,
+  );
+
+const digits = (value) =>
+  !Number.isFinite(value)
+    ? '–'
+    : value >= 1e4 || value < 0.01
+      ? value.toExponential(1)
+      : value >= 100
+        ? value.toFixed(0)
+        : value >= 10
+          ? value.toFixed(1)
+          : value.toFixed(2);
+
+/** The one convention: speed-up = baseline time ÷ row time, with its 95% interval; "no difference" when it holds 1. */
+export function speedup(row, interval = row?.speedup) {
+  if (!interval) return '–';
+  const range = interval.low === undefined ? '' : ` (${digits(interval.low)}–${digits(interval.high)})`;
+  const same = interval.low !== undefined && interval.low <= 1 && interval.high >= 1 ? ', no difference' : '';
+  return `${digits(interval.estimate)}×${range}${row?.flag ? '*' : ''}${same}`;
+}
+const ns = (row) => (row ? `${digits(row.p50)} ns${row.flag ? '*' : ''}` : '–');
+function stale(row) {
+  if (!row?.stale) return '–';
+  const share = (100 * row.stale.stale) / row.stale.reads;
+  return row.stale.stale === 0 ? '0 stale' : `${share < 0.1 ? '<0.1' : share.toFixed(1)}% stale`;
+}
+const table = (head, rows) => [
+  `| ${head.join(' | ')} |`,
+  `|${head.map(() => '---').join('|')}|`,
+  ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+];
+
+const name = path.basename(file, '.json');
+const { rounds, workers, quick } = report.options;
+const runtimeList = report.options.runtimes.join(',');
+const command =
+  `npm run bench -- --runtime ${runtimeList} --rounds ${rounds}` +
+  `${workers === 2 ? '' : ` --workers ${workers}`}${quick ? ' --quick' : ''}` +
+  ` --json benchmarks/results/${name}.json --html benchmarks/results/${name}.html`;
+
+/** Where the run comes from, with links relative to the README that shows it. */
+function provenance(readme) {
+  const results = path.relative(path.dirname(readme), resultsDir).split(path.sep).join('/');
+  return [
+    `Recorded ${env.date.slice(0, 16).replace('T', ' ')} UTC on ${env.cpu} (${env.cores} cores), ` +
+      `${runtimes.map(runtimeName).join(', ')}; ${rounds} rounds. Report: [\`${name}.html\`](${results}/${name}.html), ` +
+      `every process in [\`${name}.json\`](${results}/${name}.json). Speed-up = the baseline's time ÷ the row's, ` +
+      'both measured in the same process, geometric mean over rounds with its 95% interval ("no difference" when it ' +
+      "holds 1); `*` = at the harness floor or the timer's resolution. Written by `node benchmarks/scripts/readmes.mjs`.",
+    '',
+  ];
+}
+
+/** The best strategy for a scenario on a runtime (only worker-coherent ones when `coherentOnly`). */
+function best(runtime, scenario, coherentOnly) {
+  return strategies
+    .filter((strategy) => !coherentOnly || coherent(runtime, strategy))
+    .map((strategy) => ({ strategy, row: find(runtime, scenario, strategy) }))
+    .filter(({ row }) => row?.speedup)
+    .sort((a, b) => b.row.speedup.estimate - a.row.speedup.estimate)[0];
+}
+
+function headline(readme) {
+  const lines = provenance(readme);
+  const cell = (found) => (found ? `${found.strategy} ${speedup(found.row)}` : '–');
+  const chdir = (runtime, found) => (found ? speedup(find(runtime, 'chdir-cwd', found.strategy)) : '–');
+  lines.push(
+    ...table(
+      [
+        'runtime',
+        'main thread: fastest coherent cwd()',
+        'its chdir + cwd',
+        'workers: fastest coherent cwd()',
+        'its chdir + cwd',
+      ],
+      runtimes.map((runtime) => {
+        const main = best(runtime, 'cwd-hot', true);
+        const work = best(runtime, 'worker-hot', true);
+        return [runtimeName(runtime), cell(main), chdir(runtime, main), cell(work), chdir(runtime, work)];
+      }),
+    ),
+    '',
+    ...table(
+      [
+        'strategy',
+        'runtime',
+        'cwd()',
+        'worker cwd()',
+        'cold worker',
+        'chdir + cwd',
+        'resolve',
+        'installed path.resolve',
+        'worker reads',
+      ],
+      strategies.flatMap((strategy) =>
+        runtimes
+          .filter((runtime) => find(runtime, 'cwd-hot', strategy))
+          .map((runtime) => [
+            strategy,
+            runtimeName(runtime),
+            speedup(find(runtime, 'cwd-hot', strategy)),
+            speedup(find(runtime, 'worker-hot', strategy)),
+            speedup(find(runtime, 'cold-worker', strategy)),
+            speedup(find(runtime, 'chdir-cwd', strategy)),
+            speedup(find(runtime, 'resolve', strategy)),
+            speedup(find(runtime, 'install-resolve', strategy)),
+            stale(find(runtime, 'worker-read', strategy)),
+          ]),
+      ),
+    ),
+    '',
+    'Published claims, named, next to what this run measured (the best strategy for each):',
+    '',
+  );
+  const bestCell = (runtime, scenario) => {
+    const found = best(runtime, scenario, false);
+    return found ? `${speedup(found.row)} (${found.strategy})` : '–';
+  };
+  const claims = [
+    ["Node's cwd cache PR: process.cwd() cached, 11.7×", (r) => bestCell(r, 'cwd-hot')],
+    ['Node\'s cwd cache PR: "process.chdir 10× faster"', (r) => bestCell(r, 'chdir-cwd')],
+    ['Node\'s cwd cache PR: "path.resolve up to 66% faster"', (r) => bestCell(r, 'resolve')],
+    ["Deno's cwd cache PR: read_128k_sync −17%", (r) => bestCell(r, 'read-file-permission')],
+    [
+      "Node's Node-API call benchmark: 20 ns a call (napi.noop())",
+      (r) => ns(find(r, 'napi-call', 'native', 'napi-noop')),
+    ],
+    [
+      "Node 20's racy worker cwd cache: the runtime's own reads, stale",
+      (r) => stale(shared(r, 'worker-read', 'baseline')),
+    ],
+    ['a real tool: tsc --noEmit with cwdkit installed (wall time)', (r) => bestCell(r, 'tsc')],
+  ];
+  lines.push(
+    ...table(
+      ['claim', ...runtimes.map(runtimeName)],
+      claims.map(([claim, measured]) => [claim, ...runtimes.map(measured)]),
+    ),
+    '',
+    'To repeat:',
+    '',
+    '```sh',
+    command,
+    '```',
+  );
+  return lines;
+}
+
+function strategySection(strategy) {
+  return (readme) => {
+    const lines = provenance(readme);
+    lines.push(
+      ...table(
+        [
+          'runtime',
+          'cwd()',
+          'vs a mutable cache',
+          'worker cwd()',
+          'worker miss vs an OS read',
+          'cold worker',
+          'chdir + cwd',
+          'resolve',
+          'worker reads',
+        ],
+        runtimes
+          .filter((runtime) => find(runtime, 'cwd-hot', strategy))
+          .map((runtime) => {
+            const hot = find(runtime, 'cwd-hot', strategy);
+            return [
+              runtimeName(runtime),
+              speedup(hot),
+              speedup(hot, hot?.vsReference),
+              speedup(find(runtime, 'worker-hot', strategy)),
+              speedup(find(runtime, 'worker-miss', strategy)),
+              speedup(find(runtime, 'cold-worker', strategy)),
+              speedup(find(runtime, 'chdir-cwd', strategy)),
+              speedup(find(runtime, 'resolve', strategy)),
+              stale(find(runtime, 'worker-read', strategy)),
+            ];
+          }),
+      ),
+    );
+    if (strategy === 'native') {
+      const cpu = (runtime) =>
+        [1, 20, 100].map((ms) => digits(find(runtime, 'watch-cpu', 'native', `watch-${ms}`)?.p50 ?? Number.NaN));
+      lines.push(
+        '',
+        ...table(
+          ['runtime', 'napi.noop()', 'napi.getcwd()', 'watch thread CPU, polling every 1 / 20 / 100 ms (ns per ms)'],
+          runtimes.map((runtime) => [
+            runtimeName(runtime),
+            ns(find(runtime, 'napi-call', 'native', 'napi-noop')),
+            ns(find(runtime, 'napi-call', 'native', 'napi-getcwd')),
+            cpu(runtime).join(' / '),
+          ]),
+        ),
+      );
+    }
+    lines.push(
+      '',
+      'To repeat:',
+      '',
+      '```sh',
+      `npm run bench -- --runtime ${runtimeList} --rounds ${rounds} --strategy ${strategy}`,
+      '```',
+    );
+    return lines;
+  };
+}
+
+function installSection(readme) {
+  const lines = provenance(readme);
+  lines.push(
+    "`path.resolve('src', 'index.ts')` in code that never heard of cwdkit, after `install()` of each strategy, as a " +
+      "speed-up over the runtime's own cwd:",
+    '',
+    ...table(
+      ['strategy', ...runtimes.map(runtimeName)],
+      strategies.map((strategy) => [
+        strategy,
+        ...runtimes.map((runtime) => speedup(find(runtime, 'install-resolve', strategy))),
+      ]),
+    ),
+    '',
+    'To repeat:',
+    '',
+    '```sh',
+    `npm run bench -- --runtime ${runtimeList} --rounds ${rounds} --scenario install-resolve`,
+    '```',
+  );
+  return lines;
+}
+
+const targets = [
+  [path.join(repo, 'README.md'), headline],
+  [path.join(benchmarks, 'README.md'), headline],
+  [path.join(repo, 'packages', 'cwdkit', 'README.md'), installSection],
+  ...['naive', 'main-thread-cache', 'sab-atomics', 'mutex', 'native'].map((strategy) => [
+    path.join(repo, 'packages', strategy, 'README.md'),
+    strategySection(strategy),
+  ]),
+];
+const START = '<!-- measured:start -->';
+const END = '<!-- measured:end -->';
+let outdated = 0;
+for (const [readme, section] of targets) {
+  if (!fs.existsSync(readme)) continue;
+  const text = fs.readFileSync(readme, 'utf8');
+  if (!text.includes(START) || !text.includes(END)) {
+    console.error(`readmes: ${readme} has no ${START} … ${END} markers`);
+    process.exit(1);
+  }
+  const head = text.slice(0, text.indexOf(START) + START.length);
+  const updated = `${head}\n${section(readme).join('\n')}\n${text.slice(text.indexOf(END))}`;
+  if (updated === text) continue;
+  if (check) {
+    console.error(`readmes: ${path.relative(repo, readme)} is not what ${path.relative(repo, file)} gives`);
+    outdated++;
+  } else {
+    fs.writeFileSync(readme, updated);
+    console.log(`readmes: wrote ${path.relative(repo, readme)} from ${path.relative(repo, file)}`);
+  }
+}
+process.exitCode = outdated > 0 ? 1 : 0;

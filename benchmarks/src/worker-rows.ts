@@ -1,0 +1,57 @@
+// A worker thread that measures rows of its own with the engine: the steady-state hot path (worker-hot), the miss path
+// (worker-miss), and the hot path of a worker whose main thread never loaded the strategy (cold-worker).
+import process from 'node:process';
+import { parentPort, workerData } from 'node:worker_threads';
+import { readOsCwd, type StrategyDefinition } from '@cwdkit/core';
+import { controlOf, measureRows, mutableCacheRow, type RowSpec } from './measure.js';
+
+/** What the main thread asks for. */
+export interface WorkerRowsData {
+  readonly strategy: string;
+  readonly kind: 'hot' | 'miss';
+  readonly reverse: boolean;
+  readonly minCpuTimeMs: number;
+}
+
+const data = workerData as WorkerRowsData;
+const port = parentPort as NonNullable<typeof parentPort>;
+try {
+  const definition = ((await import(`@cwdkit/${data.strategy}`)) as { default: StrategyDefinition<unknown> }).default;
+  const provider = definition.create();
+  let rows: RowSpec[];
+  if (data.kind === 'hot') {
+    const baseline: RowSpec = {
+      key: 'baseline',
+      label: "the worker's process.cwd()",
+      role: 'baseline',
+      fn: () => process.cwd(),
+    };
+    rows = [
+      baseline,
+      mutableCacheRow(() => readOsCwd()),
+      { key: 'provider', label: 'provider.cwd() in a worker', role: 'subject', fn: () => provider.cwd() },
+      controlOf(baseline),
+    ];
+  } else {
+    // invalidate() forgets every cache, so the next cwd() takes the miss path a chdir on another thread would cause.
+    const baseline: RowSpec = { key: 'baseline', label: 'readOsCwd() (an OS read)', role: 'baseline', fn: readOsCwd };
+    rows = [
+      baseline,
+      {
+        key: 'provider',
+        label: 'invalidate() + provider.cwd() in a worker',
+        role: 'subject',
+        fn: () => {
+          provider.invalidate();
+          return provider.cwd();
+        },
+      },
+      controlOf(baseline),
+    ];
+  }
+  const results = await measureRows(rows, { reverse: data.reverse, minCpuTimeMs: data.minCpuTimeMs } as never);
+  port.postMessage({ rows: results, capabilities: provider.capabilities, cwd: provider.cwd(), os: readOsCwd() });
+  provider.close();
+} catch (error) {
+  port.postMessage({ error: String((error as Error)?.stack ?? error) });
+}
