@@ -7,7 +7,16 @@ export type { ProviderParts } from './provider.js';
 export { buildProvider, defineStrategy } from './provider.js';
 export { resolveFrom } from './resolve.js';
 export type { RuntimeName } from './runtime.js';
-export { isMainThread, originals, osChdir, readOsCwd, refuseWorkerChdir, runtime, runtimeCwd } from './runtime.js';
+export {
+  cwdAfterChdir,
+  isMainThread,
+  originals,
+  osChdir,
+  readOsCwd,
+  refuseWorkerChdir,
+  runtime,
+  runtimeCwd,
+} from './runtime.js';
 export type { CwdkitConfig, SelectionSource, StrategySelection } from './select.js';
 export {
   createCwdProvider,
