@@ -8,6 +8,12 @@ export { findRuntime, OTHER_RUNTIMES, type OtherRuntime, runtimeCommand } from '
 export { scratchDirectories } from './thread-safety/scratch.js';
 export { WorkerClient } from './worker-client.js';
 
+/**
+ * Where this process started: children start there, and runtimes are found from there, never from a scratch
+ * directory a test may have moved to or deleted.
+ */
+const home = process.cwd();
+
 export type Judgement = 'fresh' | 'stale' | 'cannot tell';
 
 /**
@@ -25,9 +31,6 @@ export function judgeRead(read: string, before: number, after: number, dirs: rea
   return 'stale';
 }
 
-/** The directory children start in: where this process started, never a scratch directory a test may delete. */
-const home = process.cwd();
-
 export interface Spawned {
   status: number | null;
   /** stdout and stderr, interleaved as they came. */
@@ -44,7 +47,7 @@ export function spawnRuntime(
   args: readonly string[],
   { timeoutMs = 240_000, env }: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<Spawned> {
-  const binary = runtime === 'node' ? process.execPath : findRuntime(runtime);
+  const binary = runtime === 'node' ? process.execPath : findRuntime(runtime, home);
   if (!binary) return Promise.reject(new Error(`the ${runtime} npm package is not installed`));
   const [command, ...rest] = runtime === 'node' ? [binary, script] : runtimeCommand(runtime, binary, script);
   return new Promise((resolve, reject) => {

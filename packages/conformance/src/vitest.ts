@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { osChdir, readOsCwd } from '@cwdkit/core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CheckSkipped, checks } from './checks/index.js';
 import { spawnRuntime } from './harness.js';
 import { capabilitiesOf, loadStrategy, runCheck } from './runner.js';
@@ -10,6 +11,8 @@ import { findRuntime, OTHER_RUNTIMES, type OtherRuntime } from './runtimes.js';
  * (the storm and the differential test dominate). The child is killed well before the test's own timeout.
  */
 const RUN_BUDGET = 300_000;
+/** A check's budget when it names none (vitest's own default, 5 s, is too short on a loaded machine). */
+const DEFAULT_BUDGET = 60_000;
 
 export interface DescribeOptions {
   /** Handed to the strategy's create(). */
@@ -27,6 +30,15 @@ export function describeCwdStrategy(module: string, settings: DescribeOptions = 
   const { options, runtimes = OTHER_RUNTIMES } = settings;
   const label = options === undefined ? module : `${module} ${JSON.stringify(options)}`;
   describe(`conformance: ${label}`, async () => {
+    // Whatever a check did, the next one never starts in a deleted directory.
+    const start = readOsCwd();
+    afterEach(() => {
+      try {
+        readOsCwd();
+      } catch {
+        osChdir(start);
+      }
+    });
     const strategy = await loadStrategy(module);
     const capabilities = capabilitiesOf(strategy, options);
     for (const check of checks) {
@@ -41,6 +53,7 @@ export function describeCwdStrategy(module: string, settings: DescribeOptions = 
             test.skip(error.message);
           }
         },
+        check.budgetMs ?? DEFAULT_BUDGET,
       );
     }
     const cli = fileURLToPath(new URL('./cli.js', import.meta.url));

@@ -8,6 +8,9 @@ import { describe, expect, it } from 'vitest';
 
 const fixture = (name: string) => pathToFileURL(fileURLToPath(new URL(`./fixtures/${name}.mjs`, import.meta.url))).href;
 
+/** A whole in-process run of the suite on a loaded 2-core machine, storms included, with room. */
+const SUITE_BUDGET = 300_000;
+
 // The suite tests itself: it passes on the simplest correct strategy, on Node, Bun and Deno...
 describeCwdStrategy(fixture('reference'));
 
@@ -38,24 +41,32 @@ describe('the suite catches broken strategies', () => {
       'claims-coherent',
       ['a worker sees a main-thread chdir', 'no stale reads while workers read under a storm of chdirs'],
     ],
-  ])('%s fails where it should', async (name, expected) => {
-    const home = readOsCwd();
-    const results = await runConformance({ module: fixture(name) });
-    // Otherwise every later check would fail for want of a cwd, and pass these expectations for the wrong reason.
-    expect(readOsCwd(), 'the suite moved back where it started').toBe(home);
-    const failed = results.filter((result) => result.status === 'failed').map((result) => result.title);
-    expect(failed).toEqual(expect.arrayContaining(expected));
-    expect(summarize(results)).toMatch(/^\d+ passed, [1-9]\d* failed, \d+ skipped$/);
-  });
+  ])(
+    '%s fails where it should',
+    async (name, expected) => {
+      const home = readOsCwd();
+      const results = await runConformance({ module: fixture(name) });
+      // Otherwise every later check would fail for want of a cwd, and pass these expectations for the wrong reason.
+      expect(readOsCwd(), 'the suite moved back where it started').toBe(home);
+      const failed = results.filter((result) => result.status === 'failed').map((result) => result.title);
+      expect(failed).toEqual(expect.arrayContaining(expected));
+      expect(summarize(results)).toMatch(/^\d+ passed, [1-9]\d* failed, \d+ skipped$/);
+    },
+    SUITE_BUDGET,
+  );
 
   // Node's own bug (nodejs/node#61664): every other check passes on it; only the storm catches it, in its paused half.
-  it('bump-before-chdir (a shared generation bumped before chdir) fails the stale-read storm', async () => {
-    const title = 'no stale reads while workers read under a storm of chdirs';
-    const [result] = await runConformance({ module: fixture('bump-before-chdir'), only: [title] });
-    console.log(result?.detail?.split('\n')[0]);
-    expect(result?.status).toBe('failed');
-    expect(result?.detail).toMatch(/storm: [1-9]\d* stale of \d+ checked reads/);
-  });
+  it(
+    'bump-before-chdir (a shared generation bumped before chdir) fails the stale-read storm',
+    async () => {
+      const title = 'no stale reads while workers read under a storm of chdirs';
+      const [result] = await runConformance({ module: fixture('bump-before-chdir'), only: [title] });
+      console.log(result?.detail?.split('\n')[0]);
+      expect(result?.status).toBe('failed');
+      expect(result?.detail).toMatch(/storm: [1-9]\d* stale of \d+ checked reads/);
+    },
+    SUITE_BUDGET,
+  );
 });
 
 // Broken strategies that change the runtime itself run in a child process (the CLI), never in this one.

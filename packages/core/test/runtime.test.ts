@@ -39,7 +39,8 @@ function child(shell: string, runtime: 'bun' | 'deno', body: string): Promise<Re
 /** The code of what `read` throws, or its answer. */
 const outcome = `const outcome = (read) => { try { return read(); } catch (error) { return { code: error.code, message: error.message }; } };`;
 
-describe('Bun: the OS cwd is read with getcwd(3), never by opening the directory', () => {
+// Each child has 60 s before it is killed; the test has room beyond that.
+describe('Bun: the OS cwd is read with getcwd(3), never by opening the directory', { timeout: 90_000 }, () => {
   it('with every file descriptor in use, cwd() after a chdir still answers (no EMFILE)', async () => {
     fs.mkdirSync(path.join(scratch, 'in'));
     const result = await child(
@@ -90,7 +91,7 @@ console.log(JSON.stringify({ ours: outcome(readOsCwd), bun: outcome(() => proces
   });
 });
 
-describe('Deno: a cwd whose name is not UTF-8', () => {
+describe('Deno: a cwd whose name is not UTF-8', { timeout: 90_000 }, () => {
   it('fails with code EILSEQ, never a bare InvalidData', async () => {
     const name = Buffer.concat([Buffer.from(`${scratch}/bad-`), Buffer.from([0xff, 0xfe])]);
     fs.mkdirSync(name);

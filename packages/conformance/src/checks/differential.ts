@@ -7,6 +7,7 @@ import type { Check } from './support.js';
 export const differentialChecks: readonly Check[] = [
   {
     title: 'random sequences of chdir, cwd, invalidate and resolve match the OS',
+    budgetMs: 120_000,
     run(context) {
       const dirs = ['r1', 'r2', 'r1/inner', 'r2/ä ö'].map((name) => context.dir(...name.split('/')));
       context.file('r1/file');

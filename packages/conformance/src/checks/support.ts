@@ -8,6 +8,8 @@ export interface Check {
   /** Why these capabilities rule the check out, or undefined when it applies. */
   skip?(capabilities: CwdCapabilities): string | undefined;
   run(context: CheckContext): void | Promise<void>;
+  /** The longest the check may take on a loaded 2-core machine, with room (default 60 s): the vitest timeout. */
+  readonly budgetMs?: number;
 }
 
 /** Thrown by a check that finds at run time that it cannot run here; runners report it as skipped, with the reason. */
