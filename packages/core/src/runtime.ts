@@ -60,8 +60,11 @@ function cwdForMessage(): string {
 
 /** chdir(2) through bun:ffi, for the cwds Bun's own process.chdir cannot hold (longer than PATH_MAX). */
 let bunRawChdir: ((directory: string) => void) | undefined;
-/** Whether the cwd is beyond what Bun's own cache can hold: every chdir goes through bunRawChdir until it is back. */
-let bunBeyond = false;
+/**
+ * Whether the cwd is beyond what Bun's own cache can hold: every chdir goes through bunRawChdir until it is back.
+ * Per thread, and shared by an ESM and a CJS copy of core (each would otherwise trust Bun's stale cache).
+ */
+const bun = threadState('bun-beyond', () => ({ beyond: false }));
 
 interface BunFfi {
   dlopen(
@@ -160,7 +163,7 @@ export const readOsCwd: () => string = deno ? denoReadCwd : (runtime === 'bun' &
  */
 export function cwdAfterChdir(): string | undefined {
   try {
-    return isMainThread && !bunBeyond ? runtimeCwd() : readOsCwd();
+    return isMainThread && !bun.beyond ? runtimeCwd() : readOsCwd();
   } catch {
     return undefined;
   }
@@ -179,7 +182,7 @@ export function osChdir(directory: string): void {
   if (directory === '') throw chdirError('ENOENT', cwdForMessage(), directory);
   if (Buffer.byteLength(directory) >= PATH_MAX) throw chdirError('ENAMETOOLONG', cwdForMessage(), directory);
   if (!deno) {
-    if (bunBeyond) {
+    if (bun.beyond) {
       bunLongChdir(directory);
       return;
     }
@@ -208,8 +211,8 @@ function bunLongChdir(directory: string): void {
     throw hasCode(error) ? chdirError(error.code, cwdForMessage(), directory) : error;
   }
   const now = readOsCwd();
-  bunBeyond = Buffer.byteLength(now) >= PATH_MAX;
-  if (!bunBeyond) originals.processChdir.call(process, now);
+  bun.beyond = Buffer.byteLength(now) >= PATH_MAX;
+  if (!bun.beyond) originals.processChdir.call(process, now);
 }
 
 /**
