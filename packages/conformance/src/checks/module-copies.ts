@@ -18,14 +18,30 @@ function packageDir(module: string): string | undefined {
   return path.dirname(require.resolve(`${module}/package.json`));
 }
 
-/** A second installed copy of the package under the scratch directory; its own dependencies resolve as before. */
+/** The directory of installed package `name` as Node would find it from `from`: the nearest node_modules upwards. */
+function installedPackage(name: string, from: string): string | undefined {
+  for (let directory = from; ; directory = path.dirname(directory)) {
+    const candidate = path.join(directory, 'node_modules', name);
+    if (fs.existsSync(path.join(candidate, 'package.json'))) return fs.realpathSync(candidate);
+    if (path.dirname(directory) === directory) return undefined;
+  }
+}
+
+/** A second installed copy of the package under the scratch directory; its dependencies link to the installed ones. */
 function installCopy(context: CheckContext, module: string, from: string): string {
-  const target = path.join(context.dir('copy', 'node_modules'), module);
+  const modules = context.dir('copy', 'node_modules');
+  const target = path.join(modules, module);
   fs.cpSync(from, target, { recursive: true, filter: (source) => !source.includes(`${path.sep}node_modules`) });
-  const core = path.dirname(createRequire(path.join(from, 'package.json')).resolve('@cwdkit/core/package.json'));
-  fs.mkdirSync(path.join(context.scratch, 'copy', 'node_modules', '@cwdkit'), { recursive: true });
-  const link = path.join(context.scratch, 'copy', 'node_modules', '@cwdkit', 'core');
-  if (!fs.existsSync(link)) fs.symlinkSync(core, link, 'dir');
+  const manifest = JSON.parse(fs.readFileSync(path.join(from, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  for (const name of Object.keys(manifest.dependencies ?? {})) {
+    const installed = installedPackage(name, from);
+    if (!installed) continue;
+    const link = path.join(modules, name);
+    fs.mkdirSync(path.dirname(link), { recursive: true });
+    fs.symlinkSync(installed, link, 'dir');
+  }
   return target;
 }
 
