@@ -28,9 +28,9 @@ export class CheckContext {
     return provider;
   }
 
-  /** A real worker thread holding its own provider. */
-  async worker(): Promise<WorkerClient> {
-    const worker = await WorkerClient.start({ module: this.module, options: this.options });
+  /** A real worker thread holding its own provider; `web: true` for a web Worker (on Deno, trap 10). */
+  async worker(kind: { web?: boolean } = {}): Promise<WorkerClient> {
+    const worker = await WorkerClient.start({ module: this.module, options: this.options, web: kind.web });
     this.#workers.push(worker);
     return worker;
   }

@@ -1,4 +1,4 @@
-export { type Check, CheckSkipped, checks } from './checks.js';
+export { type Check, CheckSkipped, checks, features } from './checks/index.js';
 export { CheckContext } from './context.js';
 export {
   type CheckResult,
@@ -9,6 +9,6 @@ export {
   runConformance,
   summarize,
 } from './runner.js';
-export { findRuntime, type OtherRuntime, runtimeCommand } from './runtimes.js';
+export { findRuntime, OTHER_RUNTIMES, type OtherRuntime, runtimeCommand } from './runtimes.js';
 export { measureStaleReads, RUNTIME, type StaleReadOptions, type StaleReadResult } from './stale-reads.js';
 export { WorkerClient } from './worker-client.js';

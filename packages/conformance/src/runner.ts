@@ -1,5 +1,5 @@
 import { type CwdCapabilities, codedError, defineStrategy, readOsCwd, type StrategyDefinition } from '@cwdkit/core';
-import { type Check, CheckSkipped, checks } from './checks.js';
+import { type Check, CheckSkipped, checks } from './checks/index.js';
 import { CheckContext } from './context.js';
 
 /** Imports a strategy module and checks that its default export is a StrategyDefinition. */

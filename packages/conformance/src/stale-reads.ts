@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { codedError, osChdir, type StrategyDefinition } from '@cwdkit/core';
+import { codedError, osChdir, readOsCwd, type StrategyDefinition } from '@cwdkit/core';
 
 /** Slots of the Int32Array the main thread and the readers share. */
 export const Slot = {
@@ -88,7 +88,7 @@ export async function measureStaleReads(settings: StaleReadOptions): Promise<Sta
     module === RUNTIME ? undefined : ((await import(module)) as { default: StrategyDefinition<unknown> }).default;
   const provider = strategy?.create(options);
   const chdir = provider ? (directory: string) => provider.chdir(directory) : osChdir;
-  const home = process.cwd();
+  const home = readOsCwd(); // the OS's answer: a strategy under test may have left the runtime's cache behind
   const control = new Int32Array(new SharedArrayBuffer(6 * 4));
   Atomics.store(control, Slot.Seen, -1);
   chdir(dirs[0] as string);

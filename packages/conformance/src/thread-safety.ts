@@ -2,10 +2,10 @@
 // started before the strategy loaded, a worker polling in a tight loop, and workers terminated mid-read. The scripts
 // in ./thread-safety/ run in child processes of each runtime, so each test starts from a process no earlier test has
 // touched.
-import { spawn } from 'node:child_process';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { spawnRuntime } from './harness.js';
 import { findRuntime } from './runtimes.js';
 import { measureStaleReads, RUNTIME, type StaleReadResult } from './stale-reads.js';
 
@@ -22,26 +22,13 @@ function binaryOf(runtime: Runtime): string | undefined {
   return runtime === 'node' ? process.execPath : findRuntime(runtime);
 }
 
-/** Runs a script; resolves with its last output line parsed, rejects if it has not exited by the deadline. */
-function runScript(runtime: Runtime, args: string[], deadlineMs: number): Promise<unknown> {
-  const binary = binaryOf(runtime) as string;
-  const command = runtime === 'deno' ? ['run', '-A', ...args] : args;
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, command, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`did not exit on its own within ${deadlineMs} ms:\n${output}`));
-    }, deadlineMs);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      if (status !== 0) return reject(new Error(`exited with ${status}:\n${output}`));
-      resolve(JSON.parse(output.trim().split('\n').at(-1) as string));
-    });
-  });
+/** Runs a script in a fresh child; resolves with its last output line parsed, rejects if it fails or overruns. */
+async function runScript(runtime: Runtime, args: string[], deadlineMs: number): Promise<unknown> {
+  const [script, ...rest] = args as [string, ...string[]];
+  const runtimeName = runtime === 'bun' || runtime === 'deno' ? runtime : 'node';
+  const { status, output } = await spawnRuntime(runtimeName, script, rest, { timeoutMs: deadlineMs });
+  if (status !== 0) throw new Error(`exited with ${status}:\n${output}`);
+  return JSON.parse(output.trim().split('\n').at(-1) as string);
 }
 
 function line(result: StaleReadResult, label: string): string {
@@ -75,32 +62,47 @@ export function describeThreadSafety(module: string, { sharedMemoryKey }: Thread
     // ≥ 10,000 chdirs over 64 directories, 2 readers, ≥ 1M checked reads. Tight, then with a pause before each chdir,
     // so that every published state lasts long enough for a stale cache to be read.
     const storm = { workers: 2, chdirs: 10_000, directories: 64, minReads: 1_050_000, maxMs: 60_000 };
+    // Two storms (the runtime's own, then the strategy's), each stopped by maxMs at worst, plus their setup: the test's
+    // budget covers both with room, so a slow machine never abandons a storm that is still changing directory.
+    const stormBudget = 2 * storm.maxMs + 60_000;
     it.each([
       ['tight', 0],
       ['paused 20 µs', 20],
-    ])('no stale read in ≥ 1M checked reads, %s storm (the runtime own cwd recorded)', async (label, pauseUs) => {
-      const runtime = await measureStaleReads({ ...storm, pauseUs, module: RUNTIME });
-      const ours = await measureStaleReads({ ...storm, pauseUs, module });
-      console.log(`${line(runtime, `runtime's own cwd, ${label}`)}\n${line(ours, `${module}, ${label}`)}`);
-      expect(runtime.checked).toBeGreaterThan(0); // recorded, not judged: Node 20's worker cache is racy
-      expect(ours.chdirs).toBeGreaterThanOrEqual(10_000);
-      expect(ours.checked).toBeGreaterThanOrEqual(1_000_000);
-      expect(ours.stale, JSON.stringify(ours.examples)).toBe(0);
-    });
+    ])(
+      'no stale read in ≥ 1M checked reads, %s storm (the runtime own cwd recorded)',
+      async (label, pauseUs) => {
+        const runtime = await measureStaleReads({ ...storm, pauseUs, module: RUNTIME });
+        const ours = await measureStaleReads({ ...storm, pauseUs, module });
+        console.log(`${line(runtime, `runtime's own cwd, ${label}`)}\n${line(ours, `${module}, ${label}`)}`);
+        expect(runtime.checked).toBeGreaterThan(0); // recorded, not judged: Node 20's worker cache is racy
+        expect(ours.chdirs).toBeGreaterThanOrEqual(10_000);
+        expect(ours.checked).toBeGreaterThanOrEqual(1_000_000);
+        expect(ours.stale, JSON.stringify(ours.examples)).toBe(0);
+      },
+      stormBudget,
+    );
 
-    eachRuntime('a worker created before the package loaded sees every chdir', async (runtime) => {
-      const result = await runScript(runtime, [script('early-worker'), module, sharedMemoryKey], 60_000);
-      expect(result).toEqual({ chdirs: 200, sharedMemoryFound: { early: false, late: true } });
-    });
+    eachRuntime(
+      'a worker created before the package loaded sees every chdir',
+      async (runtime) => {
+        const result = await runScript(runtime, [script('early-worker'), module, sharedMemoryKey], 100_000);
+        expect(result).toEqual({ chdirs: 200, sharedMemoryFound: { early: false, late: true } });
+      },
+      120_000,
+    );
 
-    eachRuntime('a worker polling cwd() in a tight loop sees a main-thread chdir', async (runtime) => {
-      expect(await runScript(runtime, [script('poll'), module], 30_000)).toEqual({ seen: true });
-    });
+    eachRuntime(
+      'a worker polling cwd() in a tight loop sees a main-thread chdir',
+      async (runtime) => {
+        expect(await runScript(runtime, [script('poll'), module], 50_000)).toEqual({ seen: true });
+      },
+      60_000,
+    );
 
     eachRuntime(
       '120 workers terminated mid-read leave nothing held, and the process exits on its own',
       async (runtime) => {
-        const result = (await runScript(runtime, [script('fault'), module, '120'], 80_000)) as {
+        const result = (await runScript(runtime, [script('fault'), module, '120'], 170_000)) as {
           terminated: number;
           growthMb: number;
         };
@@ -108,7 +110,7 @@ export function describeThreadSafety(module: string, { sharedMemoryKey }: Thread
         expect(result.terminated).toBeGreaterThanOrEqual(100);
         expect(result.growthMb).toBeLessThan(32);
       },
-      90_000,
+      180_000,
       // Deno 2.9's worker_threads terminate() leaves a busy worker running (measured: a terminated `for (;;) {}`
       // keeps burning a core), so there is nothing to kill mid-read there.
       "Deno's worker_threads terminate() does not stop a busy worker",

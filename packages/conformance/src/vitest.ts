@@ -1,26 +1,24 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { CheckSkipped, checks } from './checks.js';
+import { osChdir, readOsCwd } from '@cwdkit/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CheckSkipped, checks } from './checks/index.js';
+import { spawnRuntime } from './harness.js';
 import { capabilitiesOf, loadStrategy, runCheck } from './runner.js';
-import { findRuntime, type OtherRuntime, runtimeCommand } from './runtimes.js';
+import { findRuntime, OTHER_RUNTIMES, type OtherRuntime } from './runtimes.js';
+
+/**
+ * One whole run of the suite in a child runtime: about 10 s on a quiet machine, up to a minute on a loaded 2-core one
+ * (the storm and the differential test dominate). The child is killed well before the test's own timeout.
+ */
+const RUN_BUDGET = 300_000;
+/** A check's budget when it names none (vitest's own default, 5 s, is too short on a loaded machine). */
+const DEFAULT_BUDGET = 60_000;
 
 export interface DescribeOptions {
   /** Handed to the strategy's create(). */
   options?: unknown;
-  /** Also run the whole suite under these runtimes (their npm packages must be installed). Default: both. */
+  /** Also run the whole suite under these runtimes (their npm packages must be installed). Default: all of them. */
   runtimes?: readonly OtherRuntime[];
-}
-
-function run(command: string[]): Promise<{ status: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0] as string, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, output }));
-  });
 }
 
 /**
@@ -29,9 +27,18 @@ function run(command: string[]): Promise<{ status: number | null; output: string
  * Checks that the provider's capabilities rule out are skipped, with the reason in their title.
  */
 export function describeCwdStrategy(module: string, settings: DescribeOptions = {}): void {
-  const { options, runtimes = ['bun', 'deno'] } = settings;
+  const { options, runtimes = OTHER_RUNTIMES } = settings;
   const label = options === undefined ? module : `${module} ${JSON.stringify(options)}`;
   describe(`conformance: ${label}`, async () => {
+    // Whatever a check did, the next one never starts in a deleted directory.
+    const start = readOsCwd();
+    afterEach(() => {
+      try {
+        readOsCwd();
+      } catch {
+        osChdir(start);
+      }
+    });
     const strategy = await loadStrategy(module);
     const capabilities = capabilitiesOf(strategy, options);
     for (const check of checks) {
@@ -46,6 +53,7 @@ export function describeCwdStrategy(module: string, settings: DescribeOptions = 
             test.skip(error.message);
           }
         },
+        check.budgetMs ?? DEFAULT_BUDGET,
       );
     }
     const cli = fileURLToPath(new URL('./cli.js', import.meta.url));
@@ -54,17 +62,12 @@ export function describeCwdStrategy(module: string, settings: DescribeOptions = 
       it.skipIf(binary === undefined)(
         binary ? `passes under ${name}` : `passes under ${name} [the ${name} npm package is not installed]`,
         async () => {
-          const command = [
-            ...runtimeCommand(name, binary as string, cli),
-            module,
-            '--options',
-            JSON.stringify(options ?? null),
-          ];
-          const { status, output } = await run(command);
+          const args = [module, '--options', JSON.stringify(options ?? null)];
+          const { status, output } = await spawnRuntime(name, cli, args, { timeoutMs: RUN_BUDGET - 10_000 });
           expect(output, output).toMatch(/^[1-9]\d* passed, 0 failed, \d+ skipped$/m); // a run where nothing passed is no pass
           expect(status, output).toBe(0);
         },
-        300_000,
+        RUN_BUDGET,
       );
     }
   });

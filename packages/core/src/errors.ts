@@ -1,4 +1,5 @@
 import os from 'node:os';
+import process from 'node:process';
 import util from 'node:util';
 
 export type CwdkitErrorCode =
@@ -83,4 +84,26 @@ export function chdirError(code: string, from: string, dest: string, description
 /** Whether a thrown value is an Error that carries a string `code`. */
 export function hasCode(error: unknown): error is Error & { code: string } {
   return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
+}
+
+/** Node 23+ and Bun say more than libuv's text when the cwd was deleted; Node 20 and 22 say libuv's. */
+const longNotFound =
+  typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined' ||
+  (typeof (globalThis as { Deno?: unknown }).Deno === 'undefined' && Number(process.versions.node.split('.')[0]) >= 23);
+
+/**
+ * The error a failed read of the cwd throws, worded as this runtime's own process.cwd() words it (one text per
+ * runtime, whichever strategy answers), with `code` and `syscall: 'uv_cwd'`.
+ */
+export function cwdError(code: string, description?: string): Error & { code: string; syscall: 'uv_cwd' } {
+  const errno = (os.constants.errno as Record<string, number | undefined>)[code];
+  const text =
+    description ??
+    (code === 'ENOENT' && longNotFound
+      ? 'process.cwd failed with error no such file or directory, the current working directory was likely removed without changing the working directory'
+      : code === 'EILSEQ'
+        ? 'the name of the current working directory is not valid UTF-8'
+        : ((errno === undefined ? undefined : systemErrors?.get(-errno)?.[1]) ?? code));
+  const error = new Error(`${code}: ${text}, uv_cwd`);
+  return Object.assign(error, errno === undefined ? {} : { errno: -errno }, { code, syscall: 'uv_cwd' as const });
 }

@@ -6,5 +6,14 @@ export type { ProviderParts } from './provider.js';
 export { buildProvider, checkOptions, defineStrategy, didYouMean, isClosed } from './provider.js';
 export { resolveFrom } from './resolve.js';
 export type { RuntimeName } from './runtime.js';
-export { isMainThread, originals, osChdir, readOsCwd, refuseWorkerChdir, runtime, runtimeCwd } from './runtime.js';
+export {
+  cwdAfterChdir,
+  isMainThread,
+  originals,
+  osChdir,
+  readOsCwd,
+  refuseWorkerChdir,
+  runtime,
+  runtimeCwd,
+} from './runtime.js';
 export { sharedMemory, threadState } from './shared.js';

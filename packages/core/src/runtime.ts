@@ -1,8 +1,8 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import process from 'node:process';
-import { isMainThread } from 'node:worker_threads';
-import { chdirError, codedError, hasCode } from './errors.js';
-import { threadState } from './shared.js';
+import { chdirError, codedError, cwdError, hasCode } from './errors.js';
+import { isMainThread, threadState } from './shared.js';
 
 export type RuntimeName = 'node' | 'bun' | 'deno';
 
@@ -58,31 +58,141 @@ function cwdForMessage(): string {
   }
 }
 
+/** chdir(2) through bun:ffi, for the cwds Bun's own process.chdir cannot hold (longer than PATH_MAX). */
+let bunRawChdir: ((directory: string) => void) | undefined;
+/**
+ * Whether the cwd is beyond what Bun's own cache can hold: every chdir goes through bunRawChdir until it is back.
+ * Per thread, and shared by an ESM and a CJS copy of core (each would otherwise trust Bun's stale cache).
+ */
+const bun = threadState('bun-beyond', () => ({ beyond: false }));
+
+interface BunFfi {
+  dlopen(
+    library: string,
+    symbols: Record<string, { args: string[]; returns: string }>,
+  ): { symbols: Record<string, (...args: unknown[]) => unknown> };
+  ptr(view: Uint8Array): unknown;
+  read: { i32(pointer: unknown, offset: number): number };
+  CString: new (pointer: unknown) => { toString(): string };
+}
+
+/** errno values getcwd(3) reports, by number (Linux and macOS agree on these). */
+const ERRNO: Record<number, string> = { 1: 'EPERM', 2: 'ENOENT', 13: 'EACCES', 34: 'ERANGE', 36: 'ENAMETOOLONG' };
+
+/**
+ * getcwd(3) from libc through bun:ffi. Bun's fs.realpathSync.native('.') opens the directory (openat + readlink:
+ * ~5 µs, EMFILE when fds run out, a third path after a lazy unmount); getcwd needs no fd and has no length limit
+ * when it allocates. Undefined where libc cannot be opened: the caller falls back to realpath.
+ */
+function bunGetcwd(): (() => string) | undefined {
+  let ffi: BunFfi;
+  let libc: ReturnType<BunFfi['dlopen']>;
+  try {
+    ffi = createRequire(import.meta.url)('bun:ffi') as BunFfi;
+    const errno = process.platform === 'darwin' ? '__error' : '__errno_location';
+    const library = process.platform === 'darwin' ? 'libc.dylib' : 'libc.so.6';
+    libc = ffi.dlopen(library, {
+      getcwd: { args: ['ptr', 'usize'], returns: 'ptr' },
+      chdir: { args: ['cstring'], returns: 'i32' },
+      free: { args: ['ptr'], returns: 'void' },
+      [errno]: { args: [], returns: 'ptr' },
+    });
+    libc.symbols.errno = libc.symbols[errno] as () => unknown;
+  } catch {
+    return undefined;
+  }
+  const { getcwd, free, errno } = libc.symbols as Record<string, (...args: unknown[]) => unknown>;
+  const buffer = new Uint8Array(PATH_MAX);
+  const pointer = ffi.ptr(buffer);
+  const decoder = new TextDecoder();
+  const fail = (): never => {
+    const code = ERRNO[ffi.read.i32(errno?.(), 0)] ?? 'EIO';
+    throw cwdError(code);
+  };
+  bunRawChdir = (directory) => {
+    if (libc.symbols.chdir?.(ffi.ptr(Buffer.from(`${directory}\0`))) !== 0) fail();
+  };
+  return () => {
+    if (getcwd?.(pointer, PATH_MAX)) return decoder.decode(buffer.subarray(0, buffer.indexOf(0)));
+    if (ffi.read.i32(errno?.(), 0) !== 34) fail();
+    // ERANGE: longer than PATH_MAX. Let libc allocate as much as it needs.
+    const allocated = getcwd?.(null, 0);
+    if (!allocated) fail();
+    try {
+      return new ffi.CString(allocated).toString();
+    } finally {
+      free?.(allocated);
+    }
+  };
+}
+
+const denoInvalidData = (deno as { errors?: { InvalidData?: abstract new () => unknown } } | undefined)?.errors
+  ?.InvalidData;
+
+function denoReadCwd(): string {
+  try {
+    return (originals.denoCwd as () => string).call(deno);
+  } catch (error) {
+    // A directory name that is not UTF-8: Deno cannot represent it and throws InvalidData with no code.
+    if (denoInvalidData && error instanceof denoInvalidData) throw cwdError('EILSEQ');
+    if (hasCode(error)) throw cwdError(error.code, error.message.replace(/^\w+: /, '').split(',')[0]);
+    throw error;
+  }
+}
+
+function realpathCwd(): string {
+  try {
+    return fs.realpathSync.native('.');
+  } catch (error) {
+    if (hasCode(error)) throw cwdError(error.code);
+    throw error;
+  }
+}
+
 /**
  * Ask the OS itself, never a runtime's cache (trap 2): on Node 20 and Bun the cached value of a worker can be stale.
- * Throws an ENOENT error shaped like Node's own when the directory was deleted.
+ * Throws the runtime's own uv_cwd error (code ENOENT when the directory was deleted); on Deno, a cwd whose name is
+ * not UTF-8 throws code EILSEQ.
  */
-export function readOsCwd(): string {
+export const readOsCwd: () => string = deno ? denoReadCwd : (runtime === 'bun' && bunGetcwd()) || realpathCwd;
+
+/**
+ * The cwd right after this thread's own successful osChdir: the runtime refreshes its cache inside its own chdir on
+ * the main thread, so reusing it costs what the runtime's own chdir + cwd pair costs, and fills the runtime's cache
+ * too. Undefined when the directory is already gone (the next read then gives ENOENT).
+ */
+export function cwdAfterChdir(): string | undefined {
   try {
-    return deno ? (originals.denoCwd as () => string).call(deno) : fs.realpathSync.native('.');
-  } catch (error) {
-    if (!hasCode(error)) throw error;
-    const failure = new Error(`${error.code}: ${error.message.replace(/^\w+: /, '').split(',')[0]}, uv_cwd`);
-    throw Object.assign(failure, { code: error.code, syscall: 'uv_cwd' });
+    return isMainThread && !bun.beyond ? runtimeCwd() : readOsCwd();
+  } catch {
+    return undefined;
   }
 }
 
 /**
  * Change the process cwd with the runtime's original chdir. Failures throw Node's error shape and leave the cwd as
- * it was; on Node and Bun a worker gets the runtime's own refusal (ERR_WORKER_UNSUPPORTED_OPERATION).
+ * it was; on Node and Bun a worker gets the runtime's own refusal (ERR_WORKER_UNSUPPORTED_OPERATION) for every
+ * argument, '' and over-long paths included.
  * The caller has already run checkDirectory().
  */
 export function osChdir(directory: string): void {
+  // Node and Bun refuse chdir in a worker whatever the argument: the refusal comes before any answer of ours.
+  if (!isMainThread && runtime !== 'deno') refuseWorkerChdir(directory);
   // The kernel's answers, given before Bun can turn them into errors without a code.
   if (directory === '') throw chdirError('ENOENT', cwdForMessage(), directory);
   if (Buffer.byteLength(directory) >= PATH_MAX) throw chdirError('ENAMETOOLONG', cwdForMessage(), directory);
   if (!deno) {
-    originals.processChdir.call(process, directory);
+    if (bun.beyond) {
+      bunLongChdir(directory);
+      return;
+    }
+    try {
+      originals.processChdir.call(process, directory);
+    } catch (error) {
+      // Bun refuses to enter a cwd longer than PATH_MAX (ERANGE from its own getcwd, before moving); the OS does not.
+      if (!(bunRawChdir && hasCode(error) && error.code === 'ERANGE')) throw error;
+      bunLongChdir(directory);
+    }
     return;
   }
   try {
@@ -93,9 +203,22 @@ export function osChdir(directory: string): void {
   }
 }
 
+/** chdir beyond Bun's reach; once back under PATH_MAX, Bun's own chdir takes over again and its cache is right. */
+function bunLongChdir(directory: string): void {
+  try {
+    (bunRawChdir as (directory: string) => void)(directory);
+  } catch (error) {
+    throw hasCode(error) ? chdirError(error.code, cwdForMessage(), directory) : error;
+  }
+  const now = readOsCwd();
+  bun.beyond = Buffer.byteLength(now) >= PATH_MAX;
+  if (!bun.beyond) originals.processChdir.call(process, now);
+}
+
 /**
  * chdir in a worker, for a strategy whose cache only the main thread may change: Node and Bun refuse with their own
- * error; Deno would let the worker chdir behind the main thread's cache, so it gets the same refusal from us.
+ * error; Deno would let the worker chdir behind the main thread's cache, so it gets the same refusal from us (in a
+ * web Worker as in a worker_threads one). Every directory gets the refusal, '' and over-long paths too.
  */
 export function refuseWorkerChdir(directory: string): never {
   // The runtime's own chdir, not osChdir: its early answers ('' → ENOENT) would come before the refusal.

@@ -1,4 +1,16 @@
-import { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
+import { getEnvironmentData, isMainThread as isNodeMainThread, setEnvironmentData } from 'node:worker_threads';
+
+interface WebWorkerGlobals {
+  WorkerGlobalScope?: abstract new () => unknown;
+}
+const { WorkerGlobalScope } = globalThis as WebWorkerGlobals;
+
+/**
+ * Whether this is the process's main thread. Not worker_threads' `isMainThread` alone: inside Deno's web `Worker`
+ * (`new Worker(url, { type: 'module' })`) that says true (trap 10), so a web worker is recognised by its global scope.
+ */
+export const isMainThread: boolean =
+  isNodeMainThread && !(typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope);
 
 /**
  * State of one thread that every copy of a strategy module shares (an ESM and a CJS copy of one package included):

@@ -1,6 +1,7 @@
 import {
   buildProvider,
   type CwdProvider,
+  cwdAfterChdir,
   defineStrategy,
   osChdir,
   readOsCwd,
@@ -33,8 +34,8 @@ export const strategy = defineStrategy({
       capabilities: { workerCoherent: false, chdirFromWorker: runtime === 'deno', externalChange: 'never' },
       cwd,
       chdir(directory) {
-        osChdir(directory);
-        cache.cwd = undefined;
+        osChdir(directory); // in a worker on Node and Bun: the runtime's refusal, whatever the argument
+        cache.cwd = cwdAfterChdir();
       },
       invalidate() {
         cache.cwd = undefined;

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { WorkerClient } from '@cwdkit/conformance';
@@ -58,19 +57,5 @@ describe('@cwdkit/main-thread-cache', () => {
     } finally {
       await worker.terminate();
     }
-  });
-
-  it('shares one cache between the ESM and the CommonJS copy of the package', () => {
-    const [a, b] = dirs as [string, string];
-    const required = createRequire(import.meta.url)(
-      '@cwdkit/main-thread-cache',
-    ) as typeof import('@cwdkit/main-thread-cache');
-    expect(required.strategy).not.toBe(strategy);
-    using esm = createProvider();
-    using cjs = required.createProvider();
-    esm.chdir(a);
-    expect(cjs.cwd()).toBe(a);
-    cjs.chdir(b);
-    expect(esm.cwd()).toBe(b);
   });
 });

@@ -2,6 +2,7 @@ import {
   buildProvider,
   type CwdCapabilities,
   type CwdProvider,
+  cwdAfterChdir,
   defineStrategy,
   isMainThread,
   osChdir,
@@ -94,7 +95,7 @@ function readIntoMainCache(): string {
 
 function mainChdir(directory: string): void {
   osChdir(directory); // throws Node's error shape and changes nothing
-  state.cwd = tryReadOsCwd(); // undefined if the directory vanished at once: the next cwd() gives ENOENT
+  state.cwd = cwdAfterChdir(); // undefined if the directory vanished at once: the next cwd() gives ENOENT
   if (shared) publish(shared, state.cwd); // after the chdir, never before (trap 1)
 }
 

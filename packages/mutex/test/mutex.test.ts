@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { WorkerClient } from '@cwdkit/conformance';
@@ -73,15 +72,4 @@ it('paths of any length and any characters reach the workers intact', async () =
     expect(await worker.cwd()).toBe(directory);
   }
   expect(readOsCwd()).toBe(unicode);
-});
-
-it('the ESM and the CommonJS copies of the package share one state', () => {
-  const commonjs = createRequire(import.meta.url)('@cwdkit/mutex') as { createProvider: typeof createProvider };
-  expect(commonjs.createProvider).not.toBe(createProvider);
-  const [esm, cjs] = [createProvider(), commonjs.createProvider()];
-  expect(cjs.cwd()).toBe(esm.cwd()); // both caches filled
-  esm.chdir(dirs[0]);
-  expect(cjs.cwd()).toBe(dirs[0]);
-  cjs.chdir(dirs[1]);
-  expect(esm.cwd()).toBe(dirs[1]);
 });

@@ -2,6 +2,7 @@ import {
   buildProvider,
   type CwdCapabilities,
   type CwdProvider,
+  cwdAfterChdir,
   defineStrategy,
   isMainThread,
   osChdir,
@@ -54,7 +55,7 @@ function bump(): void {
 
 function mainChdir(directory: string): void {
   osChdir(directory); // throws Node's error shape and changes nothing
-  state.cwd = undefined;
+  state.cwd = cwdAfterChdir(); // the runtime's own, refreshed by its chdir: no second OS read
   bump();
 }
 

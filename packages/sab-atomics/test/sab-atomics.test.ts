@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { WorkerClient } from '@cwdkit/conformance';
@@ -46,15 +45,4 @@ it('invalidate() on the main thread makes the workers ask the OS too', async () 
   } finally {
     await worker.terminate();
   }
-});
-
-it('the ESM and the CommonJS copies of the package share one state', () => {
-  const commonjs = createRequire(import.meta.url)('@cwdkit/sab-atomics') as { createProvider: typeof createProvider };
-  expect(commonjs.createProvider).not.toBe(createProvider);
-  const [esm, cjs] = [createProvider(), commonjs.createProvider()];
-  expect(cjs.cwd()).toBe(esm.cwd()); // both caches filled
-  esm.chdir(dirs[0]);
-  expect(cjs.cwd()).toBe(dirs[0]);
-  cjs.chdir(dirs[1]);
-  expect(esm.cwd()).toBe(dirs[1]);
 });
