@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { install } from '@cwdkit/core';
+import { install } from 'cwdkit';
 import { controlOf, measureRows, type RowSpec, same } from '../measure.js';
 import type { Scenario } from '../scenario.js';
 

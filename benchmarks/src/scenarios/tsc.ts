@@ -12,8 +12,10 @@ import type { Check, RowResult, RowRole, Scenario } from '../scenario.js';
 const require = createRequire(import.meta.url);
 /** The project's own TypeScript (5.9.3): a real, widely used tool, no new dependency. */
 const TSC = path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
-/** Stands in for `cwdkit/register` until that package lands: core's createCwdProviderSync + install. */
-const REGISTER = fileURLToPath(new URL('./register.js', import.meta.url));
+/** The one-flag adoption users get: `--import cwdkit/register` (Node), `--preload` (Bun, Deno). */
+const REGISTER = fileURLToPath(import.meta.resolve('cwdkit/register'));
+/** cwdkit itself, for the probe that asks what the preload installed. */
+const CWDKIT = import.meta.resolve('cwdkit');
 
 /** A project of `files` modules in 10 folders, each importing the one before it, and its tsconfig. */
 function generateProject(root: string, files: number): void {
@@ -88,7 +90,10 @@ export const tsc: Scenario = {
       };
       // The preload really installs the strategy, on this runtime.
       const probeFile = path.join(root, 'probe.mjs');
-      fs.writeFileSync(probeFile, "console.log(String(globalThis[Symbol.for('cwdkit-bench.registered')]));\n");
+      fs.writeFileSync(
+        probeFile,
+        `import { installed } from ${JSON.stringify(CWDKIT)};\nconsole.log(String(installed()));\n`,
+      );
       const probe = command(probeFile, true);
       const said = execFileSync(probe.file, probe.args, { cwd: root, env, encoding: 'utf8' }).trim();
       const checks: Check[] = [same('the preload installs the strategy', said, context.strategy.name)];
