@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import process from 'node:process';
 import { chdirError, codedError, cwdError, hasCode } from './errors.js';
 import { isMainThread, threadState } from './shared.js';
@@ -88,7 +87,8 @@ function bunGetcwd(): (() => string) | undefined {
   let ffi: BunFfi;
   let libc: ReturnType<BunFfi['dlopen']>;
   try {
-    ffi = createRequire(import.meta.url)('bun:ffi') as BunFfi;
+    // getBuiltinModule, not createRequire(import.meta.url): a bundled strategy must not need either module system.
+    ffi = (process as unknown as { getBuiltinModule(id: string): unknown }).getBuiltinModule('bun:ffi') as BunFfi;
     const errno = process.platform === 'darwin' ? '__error' : '__errno_location';
     const library = process.platform === 'darwin' ? 'libc.dylib' : 'libc.so.6';
     libc = ffi.dlopen(library, {

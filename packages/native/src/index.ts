@@ -78,11 +78,11 @@ const generation: Uint32Array | undefined = (() => {
 })();
 
 /**
- * chdir from a worker is claimed only where no thread's runtime cache can be left behind: on Deno, which caches
- * nothing. Node and Bun cache the cwd per thread, and a chdir in a worker cannot clear the main thread's cache, so
- * a worker gets the runtime's own refusal there. A thread without the shared generation cannot tell the others.
+ * chdir from a worker is never claimed. Node and Bun cache the cwd per thread, and a chdir in a worker cannot clear the
+ * main thread's cache; on Deno, a web Worker cannot reach the shared generation (trap 10), so its chdir would leave
+ * every other thread's cache behind. A worker gets the runtime's own refusal, as process.chdir gives it.
  */
-const chdirFromWorker = runtime === 'deno' && generation !== undefined;
+const chdirFromWorker = false;
 
 function capabilitiesOf(mode: NativeMode, intervalMs: number): CwdCapabilities {
   const base = { workerCoherent: true, chdirFromWorker } as const;
@@ -137,7 +137,7 @@ const watchers = new FinalizationRegistry<number>((id) => binding.unwatch(id));
 function create(options?: NativeOptions): CwdProvider {
   const { mode, intervalMs } = parseOptions(options);
   const capabilities = capabilitiesOf(mode, intervalMs);
-  const chdirHere = mainThread || chdirFromWorker ? chdir : refuseWorkerChdir;
+  const chdirHere = mainThread ? chdir : refuseWorkerChdir;
   const parts = { strategy: 'native', capabilities, chdir: chdirHere };
   if (mode === 'strict' || generation === undefined) {
     return buildProvider({ ...parts, cwd: osCwd, invalidate() {} });
