@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 # The POSIX thread model: node-addon-api's napi.h needs std::mutex, which GCC 12's win32 model lacks (MSVC has it).
 compiler=x86_64-w64-mingw32-g++-posix
 if ! command -v "$compiler" >/dev/null 2>&1; then
-  apt-get install -y --no-install-recommends g++-mingw-w64-x86-64-posix >/dev/null
+  apt-get update -qq && apt-get install -y -qq --no-install-recommends g++-mingw-w64-x86-64-posix >/dev/null
 fi
 node_include="$(node -p "require('path').join(process.execPath, '..', '..', 'include', 'node')")"
 addon_include="$(node -p "require('node-addon-api').include_dir")"
