@@ -3,13 +3,19 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { scenarios } from '@cwdkit/benchmarks';
-import { type BenchOptions, parseBenchArgs, USAGE, UsageError } from './args.js';
+import { type BenchOptions, parseBenchArgs, USAGE, UsageError, userPath } from './args.js';
 import { type ChildSpec, runChild } from './child.js';
 import { renderHtml } from './html.js';
 import { environment, failures, harness, type Report, renderScenario, renderTable } from './report.js';
 import { type JobRecord, planJobs, progress, runGatedJob, runJob } from './run.js';
 import { type RuntimeCommand, resolveRuntime } from './runtimes.js';
-import { discoverStrategies, installedStrategies, type StrategyInfo, strategyModule } from './strategies.js';
+import {
+  discoverStrategies,
+  discoverStrategy,
+  installedStrategies,
+  type StrategyInfo,
+  strategyModule,
+} from './strategies.js';
 import { summarize } from './summary.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -37,6 +43,10 @@ function listing(strategies: readonly StrategyInfo[]): string {
 
 async function bench(options: BenchOptions): Promise<number> {
   const strategies = await discoverStrategies();
+  // A module path given to --strategy is loaded, listed and measured like an installed strategy, under that path.
+  for (const name of options.strategies === 'all' ? [] : options.strategies) {
+    if (!strategies.some((s) => s.name === name)) strategies.push(await discoverStrategy(name));
+  }
   if (options.list) {
     process.stdout.write(listing(strategies));
     return 0;
@@ -117,8 +127,7 @@ async function bench(options: BenchOptions): Promise<number> {
     [html, renderHtml(report)],
   ] as const) {
     if (!file) continue;
-    // Relative to where the user ran npm (INIT_CWD), not to this workspace, where `npm run bench` runs the CLI.
-    const target = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
+    const target = userPath(file);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, text);
     process.stderr.write(`wrote ${file}\n`);

@@ -30,9 +30,7 @@ write(
   path.join(modules, 'cwdkit-echo/package.json'),
   `${JSON.stringify({ name: 'cwdkit-echo', type: 'module', exports: './index.js', cwdkit: { strategy: 'echo' } })}\n`,
 );
-write(
-  path.join(modules, 'cwdkit-echo/index.js'),
-  `import { buildProvider, defineStrategy, osChdir, runtimeCwd } from '@cwdkit/core';
+const echo = `import { buildProvider, defineStrategy, osChdir, runtimeCwd } from '@cwdkit/core';
 export default defineStrategy({
   specVersion: 1,
   name: 'echo',
@@ -46,11 +44,23 @@ export default defineStrategy({
       invalidate() {},
     }),
 });
-`,
-);
+`;
+write(path.join(modules, 'cwdkit-echo/index.js'), echo);
+// The same strategy as a module of the project's own, not a package.
+write(path.join(project, 'src/my-strategy.js'), echo.replace('declared by a package', 'in a module of the project'));
 const cli = path.join(modules, '@cwdkit/bench/dist/cli.js');
 
-const exit = (args: string[]) => exitOf(cli, args, project);
+// As `npm run bench` in that project would: relative paths on the command line are from INIT_CWD.
+const exit = (args: string[]) => exitOf(cli, args, { cwd: project, env: { ...process.env, INIT_CWD: project } });
+
+/** One quick round of `strategy` in `scenarios`: the report, after checking the run exited with 0. */
+async function measure(strategy: string, scenarios: string): Promise<Report> {
+  const json = path.join(fs.mkdtempSync(path.join(project, 'run-')), 'report.json');
+  const args = ['--strategy', strategy, '--scenario', scenarios, '--quick', '--rounds', '1', '--json', json];
+  const { code, stderr } = await exit(args);
+  expect(code, stderr).toBe(0);
+  return JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
+}
 
 describe('a strategy declared by a package that is not one of the five', () => {
   it('is listed by --list, alone: the bench lists what is installed where it is', async () => {
@@ -69,11 +79,7 @@ describe('a strategy declared by a package that is not one of the five', () => {
   });
 
   it('is measured by --strategy echo, on the main thread and in a worker that imports it by its URL', async () => {
-    const json = path.join(project, 'echo.json');
-    const args = ['--strategy', 'echo', '--scenario', 'cwd-hot,worker-hot', '--quick', '--rounds', '1'];
-    const { code, stderr } = await exit([...args, '--json', json]);
-    expect(code, stderr).toBe(0);
-    const report = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
+    const report = await measure('echo', 'cwd-hot,worker-hot');
     expect(report.failures).toEqual([]);
     expect(report.jobs.map((job) => [job.scenario, job.strategy])).toEqual([
       ['cwd-hot', 'echo'],
@@ -82,5 +88,17 @@ describe('a strategy declared by a package that is not one of the five', () => {
     for (const job of report.jobs) {
       expect(job.result?.rows.find((row) => row.key === 'provider')?.stats.p50).toBeGreaterThan(0);
     }
+  });
+
+  it('a module path given to --strategy is measured under that path, and a missing one is reported', async () => {
+    const report = await measure('./src/my-strategy.js', 'cwd-hot');
+    expect(report.strategies.find((s) => s.name === './src/my-strategy.js')).toMatchObject({
+      installed: true,
+      description: expect.stringContaining('in a module of the project'),
+    });
+    expect(report.jobs.map((job) => [job.strategy, job.error])).toEqual([['./src/my-strategy.js', undefined]]);
+    const missing = await exit(['--strategy', './src/none.js', '--scenario', 'cwd-hot', '--quick', '--rounds', '1']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/skipping \.\/src\/none\.js: fails to load: .*none\.js/);
   });
 });

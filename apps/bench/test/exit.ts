@@ -7,10 +7,10 @@ const run = promisify(execFile);
 export async function exit(
   cli: string,
   args: string[],
-  cwd?: string,
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd });
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], options);
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
