@@ -1,4 +1,4 @@
-import type { CwdCapabilities, StrategyDefinition, StrategyName } from '@cwdkit/core';
+import type { CwdCapabilities, StrategyDefinition } from '@cwdkit/core';
 
 /**
  * What each row of a scenario is for. Every process measures a no-op (the harness floor), the baseline (what a program
@@ -49,7 +49,10 @@ export interface ScenarioResult {
 }
 
 export interface LoadedStrategy {
+  /** The name its package declares (`"cwdkit": {"strategy": "<name>"}`). */
   readonly name: string;
+  /** The URL of the module it was loaded from: worker threads import the same one. */
+  readonly url: string;
   readonly definition: StrategyDefinition<unknown>;
   /** The package's whole namespace: napi-call reads `napi` from @cwdkit/native. */
   readonly module: Record<string, unknown>;
@@ -78,6 +81,6 @@ export interface Scenario {
   /** Takes minutes: --quick leaves it out unless it is named. */
   readonly slow?: boolean;
   /** Only these strategies apply (napi-call needs the addon); every installed one when absent. */
-  readonly strategies?: readonly StrategyName[];
+  readonly strategies?: readonly string[];
   run(context: ScenarioContext): Promise<ScenarioResult>;
 }

@@ -16,7 +16,7 @@ interface ReaderData {
 const { strategy, memory, dirs, minCpuTimeMs } = workerData as ReaderData;
 const shared = new Int32Array(memory);
 const port = parentPort as NonNullable<typeof parentPort>;
-const definition = ((await import(`@cwdkit/${strategy}`)) as { default: StrategyDefinition<unknown> }).default;
+const definition = ((await import(strategy)) as { default: StrategyDefinition<unknown> }).default;
 const provider = definition.create();
 
 port.on('message', async ({ source }: { source: 'runtime' | 'provider' }) => {

@@ -7,6 +7,7 @@ import { controlOf, measureRows, mutableCacheRow, type RowSpec } from './measure
 
 /** What the main thread asks for. */
 export interface WorkerRowsData {
+  /** The strategy module's URL (LoadedStrategy.url). */
   readonly strategy: string;
   readonly kind: 'hot' | 'miss';
   readonly reverse: boolean;
@@ -16,7 +17,7 @@ export interface WorkerRowsData {
 const data = workerData as WorkerRowsData;
 const port = parentPort as NonNullable<typeof parentPort>;
 try {
-  const definition = ((await import(`@cwdkit/${data.strategy}`)) as { default: StrategyDefinition<unknown> }).default;
+  const definition = ((await import(data.strategy)) as { default: StrategyDefinition<unknown> }).default;
   const provider = definition.create();
   let rows: RowSpec[];
   if (data.kind === 'hot') {

@@ -1,13 +1,15 @@
+import path from 'node:path';
+import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { STRATEGY_NAMES, type StrategyName } from '@cwdkit/core';
+import { isExplicitPath } from 'cwdkit';
 
 /** `node` is the Node that runs the CLI; node22, node24 and node26 are the project's Node binaries from npm. */
 export const RUNTIME_NAMES = ['node', 'node22', 'node24', 'node26', 'bun', 'deno'] as const;
 export type RuntimeName = (typeof RUNTIME_NAMES)[number];
 
 export interface BenchOptions {
-  /** Names asked for, or every installed strategy. */
-  readonly strategies: readonly StrategyName[] | 'all';
+  /** Names asked for (each declared by an installed package, or an explicit module path), or every installed one. */
+  readonly strategies: readonly string[] | 'all';
   readonly scenarios: readonly string[];
   readonly runtimes: readonly RuntimeName[];
   readonly rounds: number;
@@ -37,7 +39,8 @@ export const DEFAULTS = {
 
 export const USAGE = `Usage: cwdkit-bench [options]
 
-  --strategy <names|all>   strategies to measure, comma-separated (default: all installed)
+  --strategy <names|all>   strategies to measure, comma-separated: names installed packages declare, or module
+                           paths (./my-strategy.js, whose default export is a StrategyDefinition) (default: all)
   --scenario <names|all>   scenarios to run, comma-separated (default: all; --quick leaves out tsc)
   --runtime <names|all>    ${RUNTIME_NAMES.join(', ')}, comma-separated (default: node)
   --rounds <N>             processes per (runtime, strategy, scenario) (default: ${DEFAULTS.full.rounds}; --quick: ${DEFAULTS.quick.rounds})
@@ -102,15 +105,23 @@ const suggestion = (asked: string, valid: readonly string[]) => {
   return near ? ` (did you mean ${near}?)` : '';
 };
 
-/** A comma-separated list of names from `valid`, or "all". */
-function names<T extends string>(flag: string, value: string, valid: readonly T[]): T[] | 'all' {
+/** A file named on the command line, from where the user ran npm (INIT_CWD), not this workspace, where npm runs us. */
+export const userPath = (file: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
+
+/** A comma-separated list of names from `valid` (or that `accept` takes), or "all". */
+function names<T extends string>(
+  flag: string,
+  value: string,
+  valid: readonly T[],
+  accept: (name: string) => boolean = () => false,
+): T[] | 'all' {
   if (value.trim() === 'all') return 'all';
   const asked = value
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
   if (asked.length === 0) throw new UsageError(`${flag} needs a name; valid: ${valid.join(', ')}, all`);
-  const unknown = asked.filter((name) => !(valid as readonly string[]).includes(name));
+  const unknown = asked.filter((name) => !(valid as readonly string[]).includes(name) && !accept(name));
   if (unknown.length > 0) {
     throw new UsageError(
       `${flag}: unknown ${unknown.map((name) => `"${name}"${suggestion(name, valid)}`).join(', ')}; valid: ${valid.join(', ')}, all`,
@@ -134,13 +145,18 @@ function fileName(flag: string, value: string | undefined): string | undefined {
   return value;
 }
 
-/** The command line, checked: every mistake is a UsageError that names the valid choices. */
-export function parseBenchArgs(
-  argv: readonly string[],
-  scenarioNames: readonly string[],
+/** What the command line may name. */
+export interface BenchChoices {
+  /** The strategy names installed packages declare (`"cwdkit": {"strategy": "<name>"}`). */
+  readonly strategies: readonly string[];
+  readonly scenarios: readonly string[];
   /** Scenarios that --quick leaves out unless named (the tsc run takes minutes). */
-  slowNames: readonly string[] = [],
-): BenchOptions {
+  readonly slow?: readonly string[];
+}
+
+/** The command line, checked: every mistake is a UsageError that names the valid choices. */
+export function parseBenchArgs(argv: readonly string[], choices: BenchChoices): BenchOptions {
+  const { scenarios: scenarioNames, slow: slowNames = [] } = choices;
   let values: { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
   try {
     ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
@@ -163,7 +179,7 @@ export function parseBenchArgs(
   const runtimes = names('--runtime', values.runtime ?? 'node', RUNTIME_NAMES);
   const scenarios = names('--scenario', values.scenario ?? 'all', scenarioNames);
   return {
-    strategies: names('--strategy', values.strategy ?? 'all', STRATEGY_NAMES),
+    strategies: names('--strategy', values.strategy ?? 'all', choices.strategies, isExplicitPath),
     scenarios:
       scenarios !== 'all'
         ? scenarios

@@ -6,6 +6,8 @@ import { type CwdCapabilities, runtime, type StrategyDefinition } from '@cwdkit/
 export interface ChildSpec {
   readonly scenario: string;
   readonly strategy: string;
+  /** The URL of the module that declares it (from strategyModule()): the child and its workers import this. */
+  readonly module: string;
   readonly reverse: boolean;
   readonly minCpuTimeMs: number;
   readonly workers: number;
@@ -36,6 +38,7 @@ export async function runChild(spec: ChildSpec): Promise<void> {
     // This thread must never load the strategy: the scenario gets its name only, and reports the capabilities.
     const strategy = {
       name: spec.strategy,
+      url: spec.module,
       get definition(): never {
         throw new Error(`${scenario.name} must not load the strategy on the main thread`);
       },
@@ -45,9 +48,10 @@ export async function runChild(spec: ChildSpec): Promise<void> {
     if (!result.capabilities) throw new Error(`${scenario.name} reported no capabilities`);
     return print({ ...result, capabilities: result.capabilities }, timer);
   }
-  const module = (await import(`@cwdkit/${spec.strategy}`)) as Record<string, unknown>;
+  const module = (await import(spec.module)) as Record<string, unknown>;
   const strategy: LoadedStrategy = {
     name: spec.strategy,
+    url: spec.module,
     definition: module.default as StrategyDefinition<unknown>,
     module,
   };

@@ -3,14 +3,19 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { scenarios } from '@cwdkit/benchmarks';
-import type { StrategyName } from '@cwdkit/core';
-import { type BenchOptions, parseBenchArgs, USAGE, UsageError } from './args.js';
+import { type BenchOptions, parseBenchArgs, USAGE, UsageError, userPath } from './args.js';
 import { type ChildSpec, runChild } from './child.js';
 import { renderHtml } from './html.js';
 import { environment, failures, harness, type Report, renderScenario, renderTable } from './report.js';
 import { type JobRecord, planJobs, progress, runGatedJob, runJob } from './run.js';
 import { type RuntimeCommand, resolveRuntime } from './runtimes.js';
-import { discoverStrategies, type StrategyInfo } from './strategies.js';
+import {
+  discoverStrategies,
+  discoverStrategy,
+  installedStrategies,
+  type StrategyInfo,
+  strategyModule,
+} from './strategies.js';
 import { summarize } from './summary.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -38,12 +43,16 @@ function listing(strategies: readonly StrategyInfo[]): string {
 
 async function bench(options: BenchOptions): Promise<number> {
   const strategies = await discoverStrategies();
+  // A module path given to --strategy is loaded, listed and measured like an installed strategy, under that path.
+  for (const name of options.strategies === 'all' ? [] : options.strategies) {
+    if (!strategies.some((s) => s.name === name)) strategies.push(await discoverStrategy(name));
+  }
   if (options.list) {
     process.stdout.write(listing(strategies));
     return 0;
   }
   const asked = options.strategies === 'all' ? strategies.map((s) => s.name) : options.strategies;
-  const selected: StrategyName[] = [];
+  const selected: string[] = [];
   for (const name of asked) {
     const info = strategies.find((s) => s.name === name) as StrategyInfo;
     if (info.installed) selected.push(name);
@@ -68,6 +77,7 @@ async function bench(options: BenchOptions): Promise<number> {
   const { jobs, skipped } = planJobs(options, chosen, selected, unavailable);
   for (const skip of skipped) process.stderr.write(`note: ${skip.scenario} skipped: ${skip.reason}\n`);
 
+  const modules = new Map(selected.map((name) => [name, strategyModule(name) as string]));
   const records: JobRecord[] = [];
   const tick = progress(jobs.length, options.rounds);
   const timeoutMs = options.quick ? 120_000 : 600_000;
@@ -77,7 +87,12 @@ async function bench(options: BenchOptions): Promise<number> {
     const runtime = runtimes.find((candidate) => candidate.name === job.runtime);
     if (!runtime) throw new Error(`no command for ${job.runtime}`);
     // The A/A gate: a full run measures an off process again, twice at most; a quick run only marks it.
-    records.push(await runGatedJob(() => runJob(job, runtime, SCRIPT, options, timeoutMs), options.quick ? 0 : 2));
+    records.push(
+      await runGatedJob(
+        () => runJob(job, modules.get(job.strategy) as string, runtime, SCRIPT, options, timeoutMs),
+        options.quick ? 0 : 2,
+      ),
+    );
     tick(records.length, job);
     // A scenario's table as soon as its last process on this runtime is done.
     const next = jobs[index + 1];
@@ -112,8 +127,7 @@ async function bench(options: BenchOptions): Promise<number> {
     [html, renderHtml(report)],
   ] as const) {
     if (!file) continue;
-    // Relative to where the user ran npm (INIT_CWD), not to this workspace, where `npm run bench` runs the CLI.
-    const target = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
+    const target = userPath(file);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, text);
     process.stderr.write(`wrote ${file}\n`);
@@ -128,11 +142,11 @@ async function main(argv: string[]): Promise<number> {
   }
   let options: BenchOptions;
   try {
-    options = parseBenchArgs(
-      argv,
-      scenarios.map((scenario) => scenario.name),
-      scenarios.filter((scenario) => scenario.slow).map((scenario) => scenario.name),
-    );
+    options = parseBenchArgs(argv, {
+      strategies: [...installedStrategies().keys()].sort(),
+      scenarios: scenarios.map((scenario) => scenario.name),
+      slow: scenarios.filter((scenario) => scenario.slow).map((scenario) => scenario.name),
+    });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`cwdkit-bench: ${error.message}\nRun cwdkit-bench --help for usage.\n`);

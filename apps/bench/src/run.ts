@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import process from 'node:process';
 import type { Scenario } from '@cwdkit/benchmarks';
-import type { StrategyName } from '@cwdkit/core';
 import type { BenchOptions, RuntimeName } from './args.js';
 import { type ChildResult, type ChildSpec, RESULT_MARKER } from './child.js';
 import type { RuntimeCommand } from './runtimes.js';
@@ -10,7 +9,7 @@ import type { RuntimeCommand } from './runtimes.js';
 export interface Job {
   readonly runtime: RuntimeName;
   readonly scenario: string;
-  readonly strategy: StrategyName;
+  readonly strategy: string;
   readonly round: number;
   /** Odd rounds: strategies and rows in the opposite order. */
   readonly reverse: boolean;
@@ -28,7 +27,7 @@ export interface JobRecord extends Job {
 
 export interface Skip {
   readonly scenario: string;
-  readonly strategy?: StrategyName;
+  readonly strategy?: string;
   readonly reason: string;
 }
 
@@ -40,9 +39,9 @@ export interface Skip {
 export function planJobs(
   options: Pick<BenchOptions, 'rounds' | 'runtimes'>,
   scenarios: readonly Scenario[],
-  strategies: readonly StrategyName[],
+  strategies: readonly string[],
   /** Why a strategy that is not in `strategies` is missing (not installed, and what to do). */
-  unavailable: Partial<Record<StrategyName, string>> = {},
+  unavailable: Partial<Record<string, string>> = {},
 ): { jobs: Job[]; skipped: Skip[] } {
   const skipped: Skip[] = [];
   const perScenario = scenarios.map((scenario) => {
@@ -114,6 +113,8 @@ export async function runGatedJob(run: () => Promise<JobRecord>, retries: number
 /** Runs one job in its own process of its runtime; a failure is recorded, not thrown. */
 export function runJob(
   job: Job,
+  /** The URL of the strategy's module (strategyModule()). */
+  module: string,
   runtime: RuntimeCommand,
   script: string,
   options: Pick<BenchOptions, 'minCpuTimeMs' | 'workers'>,
@@ -122,6 +123,7 @@ export function runJob(
   const spec: ChildSpec = {
     scenario: job.scenario,
     strategy: job.strategy,
+    module,
     reverse: job.reverse,
     minCpuTimeMs: options.minCpuTimeMs,
     workers: options.workers,

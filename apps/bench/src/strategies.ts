@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type CwdCapabilities, STRATEGY_NAMES, type StrategyDefinition } from '@cwdkit/core';
-import { type DeclaredStrategy, declaredStrategies, packageEntry, strategyFolders } from 'cwdkit';
+import type { CwdCapabilities, StrategyDefinition } from '@cwdkit/core';
+import { type DeclaredStrategy, declaredStrategies, isExplicitPath, packageEntry, strategyFolders } from 'cwdkit';
+import { userPath } from './args.js';
 
 export interface StrategyInfo {
   /** The name the strategy's package declares (`"cwdkit": {"strategy": "<name>"}` in its package.json). */
@@ -22,24 +23,30 @@ export function installedStrategies(): Map<string, DeclaredStrategy> {
   return declaredStrategies(strategyFolders(benchPackage, undefined));
 }
 
-/** The file to import for a declared strategy name, or undefined when no installed package declares it. */
+/**
+ * The URL to import for a declared strategy name or an explicit module path (what the child processes, their workers
+ * and the simple harness import), or undefined when no installed package declares the name.
+ */
 export function strategyModule(name: string): string | undefined {
+  if (isExplicitPath(name)) return name.startsWith('file:') ? name : pathToFileURL(userPath(name)).href;
   const declared = installedStrategies().get(name);
   if (declared === undefined) return undefined;
-  return packageEntry(declared.directory, 'import');
+  return pathToFileURL(packageEntry(declared.directory, 'import')).href;
 }
 
-/** Loads the strategy a package declares as `name`; the bench measures whichever load, and lists the others. */
+/** Loads the strategy a package declares as `name` (or the module at that path); the bench measures whichever load, and lists the others. */
 export async function discoverStrategy(name: string): Promise<StrategyInfo> {
-  const file = strategyModule(name);
-  if (file === undefined) return { name, installed: false, reason: `not installed (npm install @cwdkit/${name})` };
+  const url = strategyModule(name);
+  if (url === undefined) return { name, installed: false, reason: `not installed (npm install @cwdkit/${name})` };
   let definition: StrategyDefinition<unknown> | undefined;
   try {
-    definition = ((await import(pathToFileURL(file).href)) as { default?: StrategyDefinition<unknown> }).default;
+    definition = ((await import(url)) as { default?: StrategyDefinition<unknown> }).default;
   } catch (error) {
     const code = (error as { code?: string }).code;
     const reason =
-      code === 'ERR_MODULE_NOT_FOUND' ? 'not built (run npm run build)' : `fails to load: ${(error as Error).message}`;
+      code === 'ERR_MODULE_NOT_FOUND' && !isExplicitPath(name)
+        ? 'not built (run npm run build)'
+        : `fails to load: ${(error as Error).message}`;
     return { name, installed: false, reason };
   }
   if (typeof definition?.create !== 'function') {
@@ -55,9 +62,7 @@ export async function discoverStrategy(name: string): Promise<StrategyInfo> {
   }
 }
 
-/** The published strategies (installed or not, so a missing one is reported), then every other declared one. */
+/** Every strategy an installed package declares, by name (one that does not load is reported with why). */
 export function discoverStrategies(): Promise<StrategyInfo[]> {
-  const names = new Set<string>(STRATEGY_NAMES);
-  for (const name of [...installedStrategies().keys()].sort()) names.add(name);
-  return Promise.all([...names].map(discoverStrategy));
+  return Promise.all([...installedStrategies().keys()].sort().map(discoverStrategy));
 }

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../src/report.js';
 import { median } from '../src/stats.js';
+import { strategyModule } from '../src/strategies.js';
 
 const run = promisify(execFile);
 const cli = path.resolve(import.meta.dirname, '../dist/cli.js');
@@ -38,7 +39,12 @@ describe.runIf(process.env.CWDKIT_BENCH_AGREEMENT === '1')(
     for (const { kind } of CASES) {
       const ratios: number[] = [];
       for (let i = 0; i < 3; i++) {
-        const { stdout } = await run(process.execPath, ['--allow-natives-syntax', harness, kind, STRATEGY]);
+        const { stdout } = await run(process.execPath, [
+          '--allow-natives-syntax',
+          harness,
+          kind,
+          strategyModule(STRATEGY) as string,
+        ]);
         ratios.push((JSON.parse(stdout) as { ratio: number }).ratio);
       }
       simple.set(kind, median(ratios));

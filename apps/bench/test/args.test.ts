@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULTS, parseBenchArgs, UsageError } from '../src/args.js';
 
 const SCENARIOS = ['cwd-hot', 'chdir-cwd', 'resolve'];
-const parse = (...argv: string[]) => parseBenchArgs(argv, SCENARIOS);
+/** As installed packages declare them: any name, not only the published five. */
+const STRATEGIES = ['main-thread-cache', 'mutex', 'naive', 'native', 'ring-buffer', 'sab-atomics'];
+const parse = (...argv: string[]) => parseBenchArgs(argv, { strategies: STRATEGIES, scenarios: SCENARIOS });
+const withSlow = (argv: string[]) =>
+  parseBenchArgs(argv, { strategies: STRATEGIES, scenarios: SCENARIOS, slow: ['resolve'] });
 
 function usageError(argv: string[]): UsageError {
   try {
@@ -75,9 +79,16 @@ describe('parseBenchArgs', () => {
   });
 
   it('--quick leaves the slow scenarios out unless they are named', () => {
-    expect(parseBenchArgs(['--quick'], SCENARIOS, ['resolve']).scenarios).toEqual(['cwd-hot', 'chdir-cwd']);
-    expect(parseBenchArgs(['--quick', '--scenario', 'resolve'], SCENARIOS, ['resolve']).scenarios).toEqual(['resolve']);
-    expect(parseBenchArgs([], SCENARIOS, ['resolve']).scenarios).toEqual(SCENARIOS);
+    expect(withSlow(['--quick']).scenarios).toEqual(['cwd-hot', 'chdir-cwd']);
+    expect(withSlow(['--quick', '--scenario', 'resolve']).scenarios).toEqual(['resolve']);
+    expect(withSlow([]).scenarios).toEqual(SCENARIOS);
+  });
+
+  it('takes any strategy name an installed package declares, and only those', () => {
+    expect(parse('--strategy', 'ring-buffer').strategies).toEqual(['ring-buffer']);
+    expect(() =>
+      parseBenchArgs(['--strategy', 'ring-buffer'], { strategies: ['naive'], scenarios: SCENARIOS }),
+    ).toThrow('--strategy: unknown "ring-buffer"; valid: naive, all');
   });
 
   it('suggests the nearest name or flag for a typo', () => {
@@ -93,7 +104,7 @@ describe('parseBenchArgs', () => {
   it('refuses unknown names and lists the valid ones', () => {
     const strategy = usageError(['--strategy', 'naive,fast']);
     expect(strategy.message).toBe(
-      '--strategy: unknown "fast"; valid: naive, main-thread-cache, sab-atomics, mutex, native, all',
+      '--strategy: unknown "fast"; valid: main-thread-cache, mutex, naive, native, ring-buffer, sab-atomics, all',
     );
     expect(strategy.code).toBe('ERR_CWDKIT_BENCH_USAGE');
     expect(strategy.exitCode).toBe(2);

@@ -1,28 +1,17 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { resolveRuntime } from '../src/runtimes.js';
+import { exit as exitOf } from './exit.js';
 
-const run = promisify(execFile);
 const cli = path.resolve(import.meta.dirname, '../dist/cli.js');
-
-async function exit(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const exit = (args: string[]) => exitOf(cli, args);
 
 describe('the CLI', () => {
   it('exits with 2 and names the valid values on a bad command line', async () => {
     const unknown = await exit(['--strategy', 'fastest']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('--strategy: unknown "fastest"; valid: naive, main-thread-cache');
+    expect(unknown.stderr).toContain('--strategy: unknown "fastest"; valid: main-thread-cache, mutex, naive, native');
     const rounds = await exit(['--rounds', 'many']);
     expect(rounds.code).toBe(2);
     expect(rounds.stderr).toContain('--rounds must be a whole number');

@@ -8,7 +8,7 @@ import type { WorkerRowsData } from '../worker-rows.js';
 /** Runs worker-rows.ts in one worker thread and returns what it measured, with a check that it read the OS's cwd. */
 async function inWorker(context: ScenarioContext, kind: WorkerRowsData['kind']): Promise<ScenarioResult> {
   const data: WorkerRowsData = {
-    strategy: context.strategy.name,
+    strategy: context.strategy.url,
     kind,
     reverse: context.reverse,
     minCpuTimeMs: context.minCpuTimeMs,

@@ -60,7 +60,7 @@ export const workerRead: Scenario = {
       () =>
         new Worker(new URL('./worker-reader.js', import.meta.url), {
           workerData: {
-            strategy: context.strategy.name,
+            strategy: context.strategy.url,
             memory: shared.buffer,
             dirs,
             minCpuTimeMs: context.minCpuTimeMs,

@@ -38,12 +38,3 @@ export interface StrategyDefinition<Options = undefined> {
   readonly options?: readonly (keyof Options & string)[];
   create(options?: Options): CwdProvider;
 }
-
-/**
- * The strategies this repository publishes. Not a closed list: selection finds strategies by the name each package
- * declares in its package.json (`"cwdkit": {"strategy": "<name>"}`), so nothing should read this to decide what exists.
- * @deprecated kept for the benchmark app until it discovers strategies through `cwdkit`.
- */
-export const STRATEGY_NAMES = ['naive', 'main-thread-cache', 'sab-atomics', 'mutex', 'native'] as const;
-/** A strategy's declared name: one of the published ones, or any other a package declares. @deprecated use string */
-export type StrategyName = (typeof STRATEGY_NAMES)[number] | (string & {});

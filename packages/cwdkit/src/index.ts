@@ -12,4 +12,4 @@ export {
   selectStrategySync,
 } from './select.js';
 export type { DeclaredStrategy } from './strategies.js';
-export { declaredStrategies, packageEntry, strategyFolders } from './strategies.js';
+export { declaredStrategies, isExplicitPath, packageEntry, strategyFolders } from './strategies.js';

@@ -13,7 +13,14 @@ import {
 } from '@cwdkit/core';
 import { type CwdkitConfig, findConfig, type StrategyRequest } from './config.js';
 import { exists, projectRoot } from './files.js';
-import { type DeclaredStrategy, declaredStrategies, ownPackage, packageEntry, strategyFolders } from './strategies.js';
+import {
+  type DeclaredStrategy,
+  declaredStrategies,
+  isExplicitPath,
+  ownPackage,
+  packageEntry,
+  strategyFolders,
+} from './strategies.js';
 
 /**
  * Tried in order when nothing else chooses: the coherent strategies first (native also allows chdir from workers),
@@ -76,9 +83,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 const isStrategyObject = (value: unknown): value is StrategyDefinition<never> => isRecord(value) && 'create' in value;
-
-/** A path the user wrote on purpose: the only module specifiers a config file may hold. */
-const isExplicitPath = (request: string) => /^(\.\.?[/\\]|\/|file:)/.test(request) || path.isAbsolute(request);
 
 /**
  * Checks one config object (the argument or a file's content) and returns its requests and options.

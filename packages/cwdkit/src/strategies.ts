@@ -107,6 +107,9 @@ export function strategyFolders(selecting: string | undefined, project: string |
   return [...new Set(folders)];
 }
 
+/** A path the user wrote on purpose (`./`, `../`, absolute, `file:`): the only module specifiers cwdkit loads. */
+export const isExplicitPath = (request: string) => /^(\.\.?[/\\]|\/|file:)/.test(request) || path.isAbsolute(request);
+
 type Conditions = readonly string[];
 
 function pickTarget(target: unknown, conditions: Conditions): string | undefined {

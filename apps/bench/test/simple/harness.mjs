@@ -1,14 +1,13 @@
 // The simple harness the engine is checked against: one case per process, a hand-written loop per row (no shared
 // source, no unrolling), every result consumed, the ratio of two rows timed alternately inside this one process.
-// Usage: node --allow-natives-syntax harness.mjs <main|worker|resolve> <strategy>
-//   → prints {"ratio": baseline time ÷ strategy time}
+// Usage: node --allow-natives-syntax harness.mjs <main|worker|resolve> <strategy module URL>
+//   → prints {"ratio": baseline time ÷ strategy time}; the URL is strategyModule(name) of src/strategies.ts
 import path from 'node:path';
 import process from 'node:process';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 
 const [kind, strategy] = isMainThread ? process.argv.slice(2) : [workerData.kind, workerData.strategy];
-const { createProvider } = await import(`@cwdkit/${strategy}`);
-const provider = createProvider();
+const provider = (await import(strategy)).default.create();
 const sink = { v: '', c: 0 };
 // Both resolve rows return a rope (a V8 ConsString): flatten it, as a caller that uses the path pays for (and as the
 // engine does). Needs --allow-natives-syntax.
