@@ -9,7 +9,6 @@ import {
   osChdir,
   readOsCwd,
   refuseWorkerChdir,
-  runtime,
   sharedMemory,
 } from '@cwdkit/core';
 import { binding } from './binding.js';
