@@ -17,7 +17,7 @@ const file =
   given ??
   fs
     .readdirSync(resultsDir)
-    .filter((name) => name.endsWith('.json'))
+    .filter((name) => name.endsWith('.json') && !name.endsWith('.agreement.json'))
     .sort()
     .map((name) => path.join(resultsDir, name))
     .at(-1);
@@ -200,6 +200,37 @@ function headline(readme) {
   return lines;
 }
 
+/** The check of this run against the simple harness (apps/bench/test/agreement.test.ts), when it was made. */
+function agreementSection(readme) {
+  const agreementFile = file.replace(/\.json$/, '.agreement.json');
+  if (!fs.existsSync(agreementFile)) {
+    return ['Not yet checked against the simple harness (`apps/bench/test/agreement.test.ts`).'];
+  }
+  const record = JSON.parse(fs.readFileSync(agreementFile, 'utf8'));
+  const link = path.relative(path.dirname(readme), agreementFile).split(path.sep).join('/');
+  return [
+    `Checked against a simple harness (one case per process, a hand-written loop per row, the two rows timed ` +
+      `alternately; the median of ${record.cases[0]?.simpleRatios.length} processes), ${record.strategy} on Node ` +
+      `${record.version}, tolerance ±${record.tolerance * 100}% ([\`${path.basename(agreementFile)}\`](${link})):`,
+    '',
+    ...table(
+      ['scenario', 'this run', 'simple harness', 'agrees'],
+      record.cases.map((c) => [
+        c.scenario,
+        `${digits(c.engine)}×`,
+        `${digits(c.simple)}×`,
+        c.agrees ? 'yes' : '**no**',
+      ]),
+    ),
+    '',
+    'To repeat:',
+    '',
+    '```sh',
+    `CWDKIT_BENCH_AGREEMENT_REPORT=$PWD/benchmarks/results/${name}.json npm run agreement -w @cwdkit/bench`,
+    '```',
+  ];
+}
+
 function strategySection(strategy) {
   return (readme) => {
     const lines = provenance(readme);
@@ -276,10 +307,24 @@ function installSection(readme) {
       ]),
     ),
     '',
+    "`cwd()` in a cold worker, one whose main thread never loaded the strategy, against that worker's own " +
+      '`process.cwd()` (`npx cwdkit which` measures it on your machine):',
+    '',
+    ...table(
+      ['strategy', ...runtimes.map(runtimeName)],
+      strategies.map((strategy) => [
+        strategy,
+        ...runtimes.map((runtime) => {
+          const row = find(runtime, 'cold-worker', strategy);
+          return row ? `${ns(row)}, ${speedup(row)}` : '–';
+        }),
+      ]),
+    ),
+    '',
     'To repeat:',
     '',
     '```sh',
-    `npm run bench -- --runtime ${runtimeList} --rounds ${rounds} --scenario install-resolve`,
+    `npm run bench -- --runtime ${runtimeList} --rounds ${rounds} --scenario install-resolve,cold-worker`,
     '```',
   );
   return lines;
@@ -287,7 +332,7 @@ function installSection(readme) {
 
 const targets = [
   [path.join(repo, 'README.md'), headline],
-  [path.join(benchmarks, 'README.md'), headline],
+  [path.join(benchmarks, 'README.md'), (readme) => [...headline(readme), '', ...agreementSection(readme)]],
   [path.join(repo, 'packages', 'cwdkit', 'README.md'), installSection],
   ...['naive', 'main-thread-cache', 'sab-atomics', 'mutex', 'native'].map((strategy) => [
     path.join(repo, 'packages', strategy, 'README.md'),

@@ -1,12 +1,20 @@
 // The engine against a simple harness (test/simple/harness.mjs: one case per process, a hand-written loop per row,
 // results consumed, the ratio of two rows timed alternately in one process), on Node: main thread, worker, resolve.
+//
+//   npm run agreement -w @cwdkit/bench                     runs the engine now (5 rounds) and compares
+//   CWDKIT_BENCH_AGREEMENT_REPORT=benchmarks/results/<run>.json npm run agreement -w @cwdkit/bench
+//                                                          compares a recorded run, on the Node it recorded, and writes
+//                                                          <run>.agreement.json beside it (benchmarks/README.md shows it)
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import process from 'node:process';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { RuntimeName } from '../src/args.js';
 import type { Report } from '../src/report.js';
+import { resolveRuntime } from '../src/runtimes.js';
 import { median } from '../src/stats.js';
 import { strategyModule } from '../src/strategies.js';
 
@@ -22,24 +30,43 @@ const CASES = [
   { scenario: 'worker-hot', kind: 'worker' },
   { scenario: 'resolve', kind: 'resolve' },
 ] as const;
+/** Processes of the simple harness per case: a process's ratio scatters (V8's hash seed, where the code lands). */
+const SIMPLE_PROCESSES = 9;
 /** Within ±25%, on the log scale (1.25× either way). */
 const agrees = (a: number, b: number) => Math.abs(Math.log(a / b)) <= Math.log(1.25);
 
-// Minutes of measuring, and on a machine shared with other work the simple harness itself scatters (resolve: 3.8–12×
-// between its processes here): run it on a quiet machine with `npm run agreement -w @cwdkit/bench`.
+const recorded = process.env.CWDKIT_BENCH_AGREEMENT_REPORT;
+
+/** The recorded report, or a run of the engine made now on this Node. */
+async function engineReport(): Promise<{ report: Report; runtime: RuntimeName }> {
+  if (recorded) {
+    const report = JSON.parse(fs.readFileSync(recorded, 'utf8')) as Report;
+    const runtime = report.options.runtimes.find((name) => name.startsWith('node'));
+    if (!runtime) throw new Error(`${recorded} measured no Node`);
+    return { report, runtime };
+  }
+  const json = path.join(directory, 'engine.json');
+  const args = ['--strategy', STRATEGY, '--scenario', CASES.map((c) => c.scenario).join(','), '--rounds', '5'];
+  await run(process.execPath, [cli, ...args, '--json', json]);
+  return { report: JSON.parse(fs.readFileSync(json, 'utf8')) as Report, runtime: 'node' };
+}
+
+// Minutes of measuring, and on a machine shared with other work the simple harness itself scatters: run it on a
+// quiet machine.
 describe.runIf(process.env.CWDKIT_BENCH_AGREEMENT === '1')(
   `the engine's speed-ups agree with a simple harness within ±25% (Node, ${STRATEGY})`,
   async () => {
-    const json = path.join(directory, 'engine.json');
-    const args = ['--strategy', STRATEGY, '--scenario', CASES.map((c) => c.scenario).join(','), '--rounds', '3'];
-    await run(process.execPath, [cli, ...args, '--json', json]);
-    const report = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
-    // Three processes of the simple harness per case, the median ratio.
-    const simple = new Map<string, number>();
-    for (const { kind } of CASES) {
+    const { report, runtime } = await engineReport();
+    const node = resolveRuntime(runtime);
+    const results = [];
+    for (const { scenario, kind } of CASES) {
+      const engine = report.summary.find(
+        (row) =>
+          row.runtime === runtime && row.scenario === scenario && row.strategy === STRATEGY && row.key === 'provider',
+      )?.speedup?.estimate;
       const ratios: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        const { stdout } = await run(process.execPath, [
+      for (let i = 0; i < SIMPLE_PROCESSES; i++) {
+        const { stdout } = await run(node.command, [
           '--allow-natives-syntax',
           harness,
           kind,
@@ -47,18 +74,26 @@ describe.runIf(process.env.CWDKIT_BENCH_AGREEMENT === '1')(
         ]);
         ratios.push((JSON.parse(stdout) as { ratio: number }).ratio);
       }
-      simple.set(kind, median(ratios));
+      const simple = median(ratios);
+      results.push({
+        scenario,
+        engine,
+        simple,
+        simpleRatios: ratios,
+        agrees: engine !== undefined && agrees(engine, simple),
+      });
+    }
+    if (recorded) {
+      const out = recorded.replace(/\.json$/, '.agreement.json');
+      const record = { runtime, version: node.version, strategy: STRATEGY, tolerance: 0.25, cases: results };
+      fs.writeFileSync(out, `${JSON.stringify(record, null, 2)}\n`);
     }
 
-    it.each(CASES)('$scenario', ({ scenario, kind }) => {
-      const engine = report.summary.find(
-        (row) => row.scenario === scenario && row.strategy === STRATEGY && row.key === 'provider',
-      )?.speedup?.estimate as number;
-      const reference = simple.get(kind) as number;
-      expect(engine).toBeGreaterThan(0);
+    it.each(results)('$scenario', ({ scenario, engine, simple }) => {
+      expect(engine, `${scenario}: the report has no ${STRATEGY} row on ${runtime}`).toBeGreaterThan(0);
       expect(
-        agrees(engine, reference),
-        `${scenario}: engine ${engine.toFixed(2)}× against the simple harness ${reference.toFixed(2)}×`,
+        agrees(engine as number, simple),
+        `${scenario}: engine ${engine?.toFixed(2)}× against the simple harness ${simple.toFixed(2)}×`,
       ).toBe(true);
     });
   },

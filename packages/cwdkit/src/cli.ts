@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { didYouMean, hasCode } from '@cwdkit/core';
@@ -7,7 +8,8 @@ const usage = `Usage: cwdkit <command> [options]
 
 Commands:
   which        print the strategy createCwdProvider() chooses in this directory, where the
-               choice came from, its capabilities, and what is installed in this process
+               choice came from, its capabilities, what is installed in this process, and
+               what cwd() costs in a worker whose main thread never loaded it (measured)
   help         print this text
 
 Options:
@@ -25,6 +27,62 @@ function version(): string {
   return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
+/** What a cold worker's cwd() costs, against that worker's own process.cwd(), in ns a call. */
+interface ColdWorker {
+  readonly cwdNs: number;
+  readonly runtimeNs: number;
+}
+
+// Runs in a worker of a fresh process whose main thread never imports the strategy: a pool whose main thread only
+// orchestrates. The fastest of a few blocks of calls, so a preemption does not count.
+const COLD_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+import(workerData.cwdkit).then(async ({ createCwdProvider }) => {
+  const provider = await createCwdProvider({ strategy: workerData.module, options: workerData.options });
+  const sink = [];
+  const cost = (fn) => {
+    let best = Infinity;
+    for (let block = 0; block < 6; block++) {
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < 2000; i++) sink[i & 7] = fn();
+      best = Math.min(best, Number(process.hrtime.bigint() - start) / 2000);
+    }
+    return best;
+  };
+  parentPort.postMessage({ cwdNs: cost(() => provider.cwd()), runtimeNs: cost(() => process.cwd()) });
+  provider.close();
+});`;
+const COLD_MAIN = `
+const { Worker } = require('node:worker_threads');
+const worker = new Worker(${JSON.stringify(COLD_WORKER)}, { eval: true, workerData: JSON.parse(process.argv[1]) });
+worker.on('message', (cost) => console.log(JSON.stringify(cost)));
+worker.on('error', (error) => { console.error(String(error?.message ?? error)); process.exitCode = 1; });`;
+
+/**
+ * A worker whose main thread never loaded a strategy finds none of the shared memory the main thread publishes, so
+ * coherent strategies read the OS on every cwd() there (trap 3). Measured in a child process, as it is.
+ */
+function coldWorker(module: string, options: unknown): Promise<ColdWorker | Error> {
+  // The worker selects through this very cwdkit, by the module's path: the same loading rules as `which`.
+  const data = JSON.stringify({ cwdkit: new URL('./index.js', import.meta.url).href, module, options });
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['-e', COLD_MAIN, data], { timeout: 30_000 }, (error, stdout, stderr) => {
+      if (error) resolve(new Error(stderr.trim().split('\n').at(-1) || error.message));
+      else resolve(JSON.parse(stdout) as ColdWorker);
+    });
+  });
+}
+
+/** The `cold workers` line: the cost, and what to do when it is an OS read a call. */
+function describeColdWorker(name: string, cost: ColdWorker | Error): string {
+  if (cost instanceof Error) return `not measured: ${cost.message}`;
+  const ns = (value: number) => (value >= 100 ? Math.round(value).toString() : value.toPrecision(2));
+  const text = `${ns(cost.cwdNs)} ns a cwd() in a worker whose main thread never loaded ${name} (the worker's process.cwd(): ${ns(cost.runtimeNs)} ns)`;
+  return cost.cwdNs > 10 * cost.runtimeNs
+    ? `${text}: an OS read a call; load it on the main thread first (node --import cwdkit/register)`
+    : text;
+}
+
 async function which(json: boolean): Promise<void> {
   const { definition, request, module, source, options, skipped } = await selectStrategy();
   // Capabilities may depend on the options, so ask a real provider.
@@ -32,6 +90,8 @@ async function which(json: boolean): Promise<void> {
   const { capabilities } = provider;
   provider.close();
   const active = installed();
+  const cold =
+    module === undefined ? new Error('the strategy was passed as an object') : await coldWorker(module, options);
   if (json) {
     const reasons = skipped.map(({ request, error }) => ({
       request,
@@ -47,6 +107,7 @@ async function which(json: boolean): Promise<void> {
       skipped: reasons,
       capabilities,
       installed: active ?? null,
+      coldWorker: cold instanceof Error ? { error: cold.message } : cold,
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return;
@@ -64,6 +125,7 @@ async function which(json: boolean): Promise<void> {
         .join(', '),
     ],
     ['installed', active ?? 'nothing (run with --import cwdkit/register to install it)'],
+    ['cold workers', describeColdWorker(definition.name, cold)],
   ];
   process.stdout.write(lines.map(([label, text]) => `${label?.padEnd(13)} ${text}\n`).join(''));
 }
