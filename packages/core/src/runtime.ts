@@ -180,7 +180,10 @@ export function osChdir(directory: string): void {
   if (!isMainThread && runtime !== 'deno') refuseWorkerChdir(directory);
   // The kernel's answers, given before Bun can turn them into errors without a code.
   if (directory === '') throw chdirError('ENOENT', cwdForMessage(), directory);
-  if (Buffer.byteLength(directory) >= PATH_MAX) throw chdirError('ENAMETOOLONG', cwdForMessage(), directory);
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: most paths skip the byte count (~30 ns of a ~2 µs chdir).
+  if (directory.length * 3 >= PATH_MAX && Buffer.byteLength(directory) >= PATH_MAX) {
+    throw chdirError('ENAMETOOLONG', cwdForMessage(), directory);
+  }
   if (!deno) {
     if (bun.beyond) {
       bunLongChdir(directory);
