@@ -180,7 +180,7 @@ function headline(readme) {
       (r) => ns(find(r, 'napi-call', 'native', 'napi-noop')),
     ],
     [
-      "Node 20's racy worker cwd cache: the runtime's own reads, stale",
+      "the runtime's own process.cwd() in workers while the main thread chdirs (Node 20's cache: racy; Bun's: never updated)",
       (r) => stale(shared(r, 'worker-read', 'baseline')),
     ],
     ['a real tool: tsc --noEmit with cwdkit installed (wall time)', (r) => bestCell(r, 'tsc')],
