@@ -24,3 +24,28 @@ export function tempDirs(count: number): { root: string; dirs: string[]; remove(
     },
   };
 }
+
+const deno = (globalThis as { Deno?: { cwd(): string; chdir(directory: string): void } }).Deno;
+
+/**
+ * The runtime's own cwd as a program written for it asks for it, the baseline of every cwd row: Deno.cwd() and
+ * Deno.chdir() on Deno (its process.cwd() is a compatibility layer on top, slower still), process.* elsewhere.
+ */
+export const runtimeCwd: {
+  readonly cwdLabel: string;
+  readonly chdirLabel: string;
+  readonly cwd: () => string;
+  readonly chdir: (directory: string) => void;
+} = deno
+  ? {
+      cwdLabel: 'Deno.cwd()',
+      chdirLabel: 'Deno.chdir() + Deno.cwd()',
+      cwd: () => deno.cwd(),
+      chdir: (directory) => deno.chdir(directory),
+    }
+  : {
+      cwdLabel: 'process.cwd()',
+      chdirLabel: 'process.chdir() + process.cwd()',
+      cwd: () => process.cwd(),
+      chdir: (directory) => process.chdir(directory),
+    };

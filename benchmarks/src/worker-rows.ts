@@ -1,8 +1,8 @@
 // A worker thread that measures rows of its own with the engine: the steady-state hot path (worker-hot), the miss path
 // (worker-miss), and the hot path of a worker whose main thread never loaded the strategy (cold-worker).
-import process from 'node:process';
 import { parentPort, workerData } from 'node:worker_threads';
 import { readOsCwd, type StrategyDefinition } from '@cwdkit/core';
+import { runtimeCwd } from './fixtures.js';
 import { controlOf, measureRows, mutableCacheRow, type RowSpec } from './measure.js';
 
 /** What the main thread asks for. */
@@ -23,9 +23,9 @@ try {
   if (data.kind === 'hot') {
     const baseline: RowSpec = {
       key: 'baseline',
-      label: "the worker's process.cwd()",
+      label: `the worker's ${runtimeCwd.cwdLabel}`,
       role: 'baseline',
-      fn: () => process.cwd(),
+      fn: runtimeCwd.cwd,
     };
     rows = [
       baseline,

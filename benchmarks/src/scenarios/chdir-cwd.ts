@@ -1,12 +1,12 @@
-import process from 'node:process';
 import { readOsCwd } from '@cwdkit/core';
-import { tempDirs } from '../fixtures.js';
+import { runtimeCwd, tempDirs } from '../fixtures.js';
 import { controlOf, measureRows, type RowSpec, same } from '../measure.js';
 import type { Scenario } from '../scenario.js';
 
 export const chdirCwd: Scenario = {
   name: 'chdir-cwd',
-  description: 'chdir() then cwd(), alternating between two directories',
+  description:
+    "chdir() then cwd(), alternating between two directories, against the runtime's own pair (Deno's on Deno)",
   claim: 'Node\'s cwd cache PR: "process.chdir 10× faster"',
   async run(context) {
     const { dirs, remove } = tempDirs(2);
@@ -18,12 +18,12 @@ export const chdirCwd: Scenario = {
       let flip = false;
       const baseline: RowSpec = {
         key: 'baseline',
-        label: 'process.chdir() + process.cwd()',
+        label: runtimeCwd.chdirLabel,
         role: 'baseline',
         fn: () => {
           flip = !flip;
-          process.chdir(flip ? a : b);
-          return process.cwd();
+          runtimeCwd.chdir(flip ? a : b);
+          return runtimeCwd.cwd();
         },
       };
       const rows: RowSpec[] = [

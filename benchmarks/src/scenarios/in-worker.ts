@@ -28,7 +28,7 @@ async function inWorker(context: ScenarioContext, kind: WorkerRowsData['kind']):
 
 export const workerHot: Scenario = {
   name: 'worker-hot',
-  description: "cwd() in a worker thread, steady state (no chdir), against the worker's own process.cwd()",
+  description: "cwd() in a worker thread, steady state (no chdir), against the worker's own (Deno.cwd() on Deno)",
   claim:
     "the brief's independent harness: a worker's cached cwd() is 5× (Node), 3.2× (Bun), ~395× (Deno) its process.cwd()",
   run(context) {

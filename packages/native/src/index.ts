@@ -4,6 +4,7 @@ import {
   type CwdCapabilities,
   type CwdProvider,
   codedError,
+  cwdAfterChdir,
   defineStrategy,
   isMainThread,
   osChdir,
@@ -107,6 +108,20 @@ function bump(): void {
 function chdir(directory: string): void {
   osChdir(directory);
   bump();
+  if (generation) refill();
+}
+
+/**
+ * Fills this thread's cache after its own chdir with the runtime's cwd, which Bun and Deno refresh inside their chdir
+ * (Node reads it once more): no second OS read on the next cwd(). Loaded the way miss() loads, generation first, so
+ * a change the watch thread reports in between still makes the next cwd() miss.
+ */
+function refill(): void {
+  const seen = Atomics.load(generation as Uint32Array, 0);
+  const path = cwdAfterChdir();
+  if (path === undefined) return;
+  cachedGeneration = seen;
+  cachedPath = path;
 }
 
 // This thread's cache. An ESM and a CJS copy of this package each keep one, and that is safe: both are checked
