@@ -99,7 +99,8 @@ function provenance(readme) {
     `Recorded ${env.date.slice(0, 16).replace('T', ' ')} UTC on ${env.cpu} (${env.cores} cores), ` +
       `${runtimes.map(runtimeName).join(', ')}; ${rounds} rounds. Report: [\`${name}.html\`](${results}/${name}.html), ` +
       `every process in [\`${name}.json\`](${results}/${name}.json). Speed-up = the baseline's time ÷ the row's, ` +
-      'both measured in the same process, geometric mean over rounds with its 95% interval ("no difference" when it ' +
+      'both measured in the same process (the baseline: `process.cwd()` / `process.chdir()` on Node and Bun, ' +
+      '`Deno.cwd()` / `Deno.chdir()` on Deno), geometric mean over rounds with its 95% interval ("no difference" when it ' +
       "holds 1); `*` = at the harness floor or the timer's resolution. Written by `node benchmarks/scripts/readmes.mjs`.",
     '',
   ];
@@ -308,7 +309,7 @@ function installSection(readme) {
     ),
     '',
     "`cwd()` in a cold worker, one whose main thread never loaded the strategy, against that worker's own " +
-      '`process.cwd()` (`npx cwdkit which` measures it on your machine):',
+      'cwd (`process.cwd()`, `Deno.cwd()` on Deno; `npx cwdkit which` measures it on your machine):',
     '',
     ...table(
       ['strategy', ...runtimes.map(runtimeName)],

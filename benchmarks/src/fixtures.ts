@@ -28,10 +28,11 @@ export function tempDirs(count: number): { root: string; dirs: string[]; remove(
 const deno = (globalThis as { Deno?: { cwd(): string; chdir(directory: string): void } }).Deno;
 
 /**
- * The runtime's own cwd as a program written for it asks for it, the baseline of every cwd row: Deno.cwd() and
- * Deno.chdir() on Deno (its process.cwd() is a compatibility layer on top, slower still), process.* elsewhere.
+ * The cwd as a program written for the runtime asks for it, the baseline of every cwd row: Deno.cwd() and Deno.chdir()
+ * on Deno (its process.cwd() is a compatibility layer on top, slower still), process.* elsewhere. The globals, not
+ * core's captured originals (runtimeCwd): what a program calls, and nothing is installed in these processes.
  */
-export const runtimeCwd: {
+export const baselineCwd: {
   readonly cwdLabel: string;
   readonly chdirLabel: string;
   readonly cwd: () => string;

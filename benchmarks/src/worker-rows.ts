@@ -2,7 +2,7 @@
 // (worker-miss), and the hot path of a worker whose main thread never loaded the strategy (cold-worker).
 import { parentPort, workerData } from 'node:worker_threads';
 import { readOsCwd, type StrategyDefinition } from '@cwdkit/core';
-import { runtimeCwd } from './fixtures.js';
+import { baselineCwd } from './fixtures.js';
 import { controlOf, measureRows, mutableCacheRow, type RowSpec } from './measure.js';
 
 /** What the main thread asks for. */
@@ -23,9 +23,9 @@ try {
   if (data.kind === 'hot') {
     const baseline: RowSpec = {
       key: 'baseline',
-      label: `the worker's ${runtimeCwd.cwdLabel}`,
+      label: `the worker's ${baselineCwd.cwdLabel}`,
       role: 'baseline',
-      fn: runtimeCwd.cwd,
+      fn: baselineCwd.cwd,
     };
     rows = [
       baseline,

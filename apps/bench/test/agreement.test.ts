@@ -2,7 +2,7 @@
 // results consumed, the ratio of two rows timed alternately in one process), on Node: main thread, worker, resolve.
 //
 //   npm run agreement -w @cwdkit/bench                     runs the engine now (5 rounds) and compares
-//   CWDKIT_BENCH_AGREEMENT_REPORT=benchmarks/results/<run>.json npm run agreement -w @cwdkit/bench
+//   CWDKIT_BENCH_AGREEMENT_REPORT=$PWD/benchmarks/results/<run>.json npm run agreement -w @cwdkit/bench
 //                                                          compares a recorded run, on the Node it recorded, and writes
 //                                                          <run>.agreement.json beside it (benchmarks/README.md shows it)
 import { execFile } from 'node:child_process';
@@ -58,6 +58,10 @@ describe.runIf(process.env.CWDKIT_BENCH_AGREEMENT === '1')(
   async () => {
     const { report, runtime } = await engineReport();
     const node = resolveRuntime(runtime);
+    const recordedVersion = report.environment.runtimes[runtime];
+    if (recordedVersion !== node.version) {
+      throw new Error(`the run measured Node ${recordedVersion}; ${runtime} here is ${node.version}`);
+    }
     const results = [];
     for (const { scenario, kind } of CASES) {
       const engine = report.summary.find(

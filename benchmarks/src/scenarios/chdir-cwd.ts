@@ -1,5 +1,5 @@
 import { readOsCwd } from '@cwdkit/core';
-import { runtimeCwd, tempDirs } from '../fixtures.js';
+import { baselineCwd, tempDirs } from '../fixtures.js';
 import { controlOf, measureRows, type RowSpec, same } from '../measure.js';
 import type { Scenario } from '../scenario.js';
 
@@ -18,12 +18,12 @@ export const chdirCwd: Scenario = {
       let flip = false;
       const baseline: RowSpec = {
         key: 'baseline',
-        label: runtimeCwd.chdirLabel,
+        label: baselineCwd.chdirLabel,
         role: 'baseline',
         fn: () => {
           flip = !flip;
-          runtimeCwd.chdir(flip ? a : b);
-          return runtimeCwd.cwd();
+          baselineCwd.chdir(flip ? a : b);
+          return baselineCwd.cwd();
         },
       };
       const rows: RowSpec[] = [

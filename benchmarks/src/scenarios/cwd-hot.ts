@@ -1,5 +1,5 @@
 import { readOsCwd } from '@cwdkit/core';
-import { runtimeCwd } from '../fixtures.js';
+import { baselineCwd } from '../fixtures.js';
 import { controlOf, measureRows, mutableCacheRow, type RowSpec, same } from '../measure.js';
 import type { Scenario } from '../scenario.js';
 
@@ -12,10 +12,10 @@ export const cwdHot: Scenario = {
     const provider = context.strategy.definition.create();
     try {
       const checks = [same('cwd() is the OS cwd', provider.cwd(), readOsCwd())];
-      const baseline: RowSpec = { key: 'baseline', label: runtimeCwd.cwdLabel, role: 'baseline', fn: runtimeCwd.cwd };
+      const baseline: RowSpec = { key: 'baseline', label: baselineCwd.cwdLabel, role: 'baseline', fn: baselineCwd.cwd };
       const rows: RowSpec[] = [
         baseline,
-        mutableCacheRow(runtimeCwd.cwd),
+        mutableCacheRow(baselineCwd.cwd),
         { key: 'provider', label: 'provider.cwd()', role: 'subject', fn: () => provider.cwd() },
         controlOf(baseline),
       ];

@@ -30,7 +30,7 @@ export const workerHot: Scenario = {
   name: 'worker-hot',
   description: "cwd() in a worker thread, steady state (no chdir), against the worker's own (Deno.cwd() on Deno)",
   claim:
-    "the brief's independent harness: a worker's cached cwd() is 5× (Node), 3.2× (Bun), ~395× (Deno) its process.cwd()",
+    "the brief's independent harness: a worker's cached cwd() is 5× (Node), 3.2× (Bun), ~395× (Deno) its own (Deno.cwd() on Deno)",
   run(context) {
     // The main thread created a provider first (the child's capability probe): the worker finds its shared memory.
     return inWorker(context, 'hot');

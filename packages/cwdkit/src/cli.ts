@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
-import { didYouMean, hasCode } from '@cwdkit/core';
+import { didYouMean, hasCode, runtime } from '@cwdkit/core';
 import { describeSource, installed, selectStrategy } from './index.js';
 
 const usage = `Usage: cwdkit <command> [options]
@@ -34,7 +34,9 @@ interface ColdWorker {
 }
 
 // Runs in a worker of a fresh process whose main thread never imports the strategy: a pool whose main thread only
-// orchestrates. The fastest of a few blocks of calls, so a preemption does not count.
+// orchestrates. The fastest of a few blocks of calls, so a preemption does not count. The result is the last line of
+// the output, marked, so that a strategy that prints cannot be mistaken for it.
+const MARK = '@@cwdkit-cold-worker ';
 const COLD_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 import(workerData.cwdkit).then(async ({ createCwdProvider }) => {
@@ -52,23 +54,37 @@ import(workerData.cwdkit).then(async ({ createCwdProvider }) => {
   parentPort.postMessage({ cwdNs: cost(() => provider.cwd()), runtimeNs: cost(() => process.cwd()) });
   provider.close();
 });`;
+// Exits as soon as the worker answered: a handle a strategy leaves open must not hold the CLI.
 const COLD_MAIN = `
 const { Worker } = require('node:worker_threads');
 const worker = new Worker(${JSON.stringify(COLD_WORKER)}, { eval: true, workerData: JSON.parse(process.argv[1]) });
-worker.on('message', (cost) => console.log(JSON.stringify(cost)));
-worker.on('error', (error) => { console.error(String(error?.message ?? error)); process.exitCode = 1; });`;
+worker.on('message', (cost) => { process.stdout.write(${JSON.stringify(MARK)} + JSON.stringify(cost) + '\\n', () => process.exit(0)); });
+worker.on('error', (error) => { console.error(String(error?.message ?? error)); process.exit(1); });
+worker.on('exit', () => { console.error('the worker stopped without a result'); process.exit(1); });`;
+const TIMEOUT_MS = 30_000;
 
 /**
  * A worker whose main thread never loaded a strategy finds none of the shared memory the main thread publishes, so
- * coherent strategies read the OS on every cwd() there (trap 3). Measured in a child process, as it is.
+ * coherent strategies read the OS on every cwd() there (trap 3). Measured in a child Node process, as it is: without
+ * NODE_OPTIONS, whose --import cwdkit/register would load the strategy on its main thread.
  */
 function coldWorker(module: string, options: unknown): Promise<ColdWorker | Error> {
+  if (runtime !== 'node') return Promise.resolve(new Error(`the probe runs on Node, not ${runtime}`));
   // The worker selects through this very cwdkit, by the module's path: the same loading rules as `which`.
   const data = JSON.stringify({ cwdkit: new URL('./index.js', import.meta.url).href, module, options });
+  const env = { ...process.env, NODE_OPTIONS: '' };
   return new Promise((resolve) => {
-    execFile(process.execPath, ['-e', COLD_MAIN, data], { timeout: 30_000 }, (error, stdout, stderr) => {
-      if (error) resolve(new Error(stderr.trim().split('\n').at(-1) || error.message));
-      else resolve(JSON.parse(stdout) as ColdWorker);
+    execFile(process.execPath, ['-e', COLD_MAIN, data], { timeout: TIMEOUT_MS, env }, (error, stdout, stderr) => {
+      const line = stdout.split('\n').find((text) => text.startsWith(MARK));
+      if (!error && line) {
+        try {
+          return resolve(JSON.parse(line.slice(MARK.length)) as ColdWorker);
+        } catch {}
+      }
+      const reason = error?.killed
+        ? `no answer in ${TIMEOUT_MS / 1000} s`
+        : stderr.trim().split('\n').at(-1) || 'the probe gave no result';
+      resolve(new Error(reason));
     });
   });
 }
@@ -165,4 +181,6 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// Done, whatever the strategy it loaded left running (a timer, a handle): exit once the output is flushed.
+process.stderr.write('', () => process.stdout.write('', () => process.exit(code)));

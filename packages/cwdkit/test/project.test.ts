@@ -148,6 +148,21 @@ console.log(require.resolve('cwdkit'), createCwdProviderSync().strategy, createC
     }
   });
 
+  it('`cwdkit which` measures a cold worker and exits when the strategy prints and leaves a timer running', async () => {
+    const dir = installStrategyPackage(app, 'cwdkit-noisy', 'noisy');
+    // Printed on stdout by every thread that loads it, and a timer that would keep the probe's process alive.
+    fs.appendFileSync(path.join(dir, 'index.mjs'), 'console.log(\'{"cwdNs": 1}\'); setInterval(() => {}, 1000);\n');
+    try {
+      const json = await run(cli(app), ['which', '--json'], { cwd: app, env: { CWDKIT_STRATEGY: 'noisy' } });
+      expect(json.code).toBe(0);
+      const report = JSON.parse(json.stdout.slice(json.stdout.indexOf('{\n')));
+      expect(report.strategy).toBe('noisy');
+      expect(report.coldWorker).toEqual({ cwdNs: expect.any(Number), runtimeNs: expect.any(Number) });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it.each([[['frobnicate']], [[]], [['which', 'extra']], [['--frob']]])(
     '`cwdkit %j` prints the usage and exits 2',
     async (args) => {

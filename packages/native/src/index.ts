@@ -10,6 +10,7 @@ import {
   osChdir,
   readOsCwd,
   refuseWorkerChdir,
+  runtime,
   sharedMemory,
 } from '@cwdkit/core';
 import { binding } from './binding.js';
@@ -59,6 +60,8 @@ function parseOptions(options: NativeOptions | undefined): { mode: NativeMode; i
 const { WorkerGlobalScope } = globalThis as { WorkerGlobalScope?: abstract new () => unknown };
 const webWorker = typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope;
 const mainThread = isMainThread && !webWorker;
+/** Bun refreshes its cached cwd inside its chdir: reading it afterwards costs no OS read. */
+const bunRefreshes = runtime === 'bun';
 
 /** The layout version is part of the key: copies with the same layout, whatever their version, share one buffer. */
 const KEY = 'native.generation.v1';
@@ -104,23 +107,21 @@ function bump(): void {
 /**
  * The runtime's own chdir (trap 7: the original, captured by core), so that its cache, path.resolve and relative
  * imports move too (trap 9); then the generation is bumped (trap 1).
+ *
+ * On Bun the runtime refreshed its own cwd inside that chdir, so this thread's cache takes it and the next cwd()
+ * skips a second OS read. Only when nothing else moved the generation since before the chdir: a change the watch
+ * thread reported meanwhile may be newer than what Bun cached, and the next cwd() must ask the OS. (Node and Deno
+ * would read the OS for it: that stays with the next cwd(), which may never come.)
  */
 function chdir(directory: string): void {
+  const before = generation && bunRefreshes ? Atomics.load(generation, 0) : undefined;
   osChdir(directory);
-  bump();
-  if (generation) refill();
-}
-
-/**
- * Fills this thread's cache after its own chdir with the runtime's cwd, which Bun and Deno refresh inside their chdir
- * (Node reads it once more): no second OS read on the next cwd(). Loaded the way miss() loads, generation first, so
- * a change the watch thread reports in between still makes the next cwd() miss.
- */
-function refill(): void {
-  const seen = Atomics.load(generation as Uint32Array, 0);
+  if (!generation) return;
+  const previous = Atomics.add(generation, 0, 1);
+  if (previous !== before) return;
   const path = cwdAfterChdir();
   if (path === undefined) return;
-  cachedGeneration = seen;
+  cachedGeneration = (previous + 1) >>> 0;
   cachedPath = path;
 }
 
