@@ -92,15 +92,21 @@ const command =
   `${workers === 2 ? '' : ` --workers ${workers}`}${quick ? ' --quick' : ''}` +
   ` --json benchmarks/results/${name}.json --html benchmarks/results/${name}.html`;
 
+/** What each runtime's cwd rows were measured against, as the run names it. */
+const baselines = () =>
+  runtimes
+    .map((runtime) => `${shared(runtime, 'cwd-hot', 'baseline')?.label ?? '–'} on ${runtimeName(runtime)}`)
+    .join(', ');
+
 /** Where the run comes from, with links relative to the README that shows it. */
 function provenance(readme) {
   const results = path.relative(path.dirname(readme), resultsDir).split(path.sep).join('/');
   return [
     `Recorded ${env.date.slice(0, 16).replace('T', ' ')} UTC on ${env.cpu} (${env.cores} cores), ` +
-      `${runtimes.map(runtimeName).join(', ')}; ${rounds} rounds. Report: [\`${name}.html\`](${results}/${name}.html), ` +
+      `${runtimes.map(runtimeName).join(', ')}; ${rounds} rounds${env.commit ? `, at commit ${env.commit.slice(0, 7)}` : ''}. Report: [\`${name}.html\`](${results}/${name}.html), ` +
       `every process in [\`${name}.json\`](${results}/${name}.json). Speed-up = the baseline's time ÷ the row's, ` +
-      'both measured in the same process (the baseline: `process.cwd()` / `process.chdir()` on Node and Bun, ' +
-      '`Deno.cwd()` / `Deno.chdir()` on Deno), geometric mean over rounds with its 95% interval ("no difference" when it ' +
+      `both measured in the same process (the baseline: ${baselines()}), geometric mean over rounds with its 95% ` +
+      'interval ("no difference" when it ' +
       "holds 1); `*` = at the harness floor or the timer's resolution. Written by `node benchmarks/scripts/readmes.mjs`.",
     '',
   ];
@@ -309,7 +315,7 @@ function installSection(readme) {
     ),
     '',
     "`cwd()` in a cold worker, one whose main thread never loaded the strategy, against that worker's own " +
-      'cwd (`process.cwd()`, `Deno.cwd()` on Deno; `npx cwdkit which` measures it on your machine):',
+      'cwd (`npx cwdkit which` measures it on your machine):',
     '',
     ...table(
       ['strategy', ...runtimes.map(runtimeName)],
