@@ -1,3 +1,4 @@
+import process from 'node:process';
 import { measure } from 'mitata';
 import type { Measurement, RowResult, RowRole, ScenarioContext } from './scenario.js';
 
@@ -13,16 +14,6 @@ export interface RowSpec {
   /** Runs before this row is measured, outside the timing (e.g. invalidate a cache another row made stale). */
   readonly before?: () => void;
 }
-
-const globals = globalThis as { gc?: () => void; Bun?: { gc(force: boolean): void } };
-
-/** A real collector between rows, or none: mitata's fallback allocates a gigabyte to provoke one. */
-const collect: (() => void) | false =
-  typeof globals.Bun?.gc === 'function'
-    ? () => globals.Bun?.gc(true)
-    : typeof globals.gc === 'function'
-      ? () => globals.gc?.()
-      : false;
 
 const clock: () => number = (() => {
   const bun = (globalThis as { Bun?: { nanoseconds(): number } }).Bun;
@@ -59,6 +50,22 @@ const v8Strings = (() => {
   }
 })();
 const isV8 = typeof (globalThis as { Bun?: unknown }).Bun === 'undefined';
+
+/**
+ * JSC hoists a row whose inlined body is pure out of the loop: a join of fields nothing in the loop writes was computed
+ * once, and provider.resolve read 1.4 ns a call against path.resolve's 560. A call JSC may not inline (as any real code
+ * between two calls would be) makes every pass load and compute again. On JSC every row's loop pays it, the no-op's
+ * too; V8 does not hoist these rows (its join costs what a join costs).
+ */
+const barrier: (() => void) | undefined = (() => {
+  if (isV8) return undefined;
+  const jsc = (
+    process as unknown as { getBuiltinModule(id: string): { noInline(fn: () => void): void } }
+  ).getBuiltinModule('bun:jsc');
+  const opaque = () => {};
+  jsc.noInline(opaque);
+  return opaque;
+})();
 
 /** Whether this process can flatten what a row returns (V8 needs --allow-natives-syntax; JSC's charCodeAt does it). */
 export const canFlatten = !isV8 || v8Strings !== undefined;
@@ -108,16 +115,20 @@ export function compileRow(fn: () => unknown, name: string): CompiledRow {
   const id = ++rowsCompiled;
   const tag = `${id}: ${name.replace(/\*\//g, '* /')}`;
   const { code, flattens } = consumer(fn());
+  const pass = `${barrier ? 'barrier(); ' : ''}let v = fn(); ${code}`;
   const source = `/* cwdkit-bench row ${tag} */
     return {
-      call: function row${id}() { let v = fn(); ${code} },
+      call: function row${id}() { ${pass} },
       block: function block${id}(n) {
         const start = clock();
-        for (let i = 0; i < n; i++) { let v = fn(); ${code} }
+        for (let i = 0; i < n; i++) { ${pass} }
         return clock() - start;
       },
     };`;
-  const made = new Function('fn', 'sink', 'clock', source)(fn, sink, clock) as Omit<CompiledRow, 'id' | 'flattens'>;
+  const made = new Function('fn', 'sink', 'clock', 'barrier', source)(fn, sink, clock, barrier) as Omit<
+    CompiledRow,
+    'id' | 'flattens'
+  >;
   return { id, flattens, ...made };
 }
 
@@ -145,13 +156,17 @@ export function assertNotUnrolled(source: string): void {
  */
 function warmUp(row: CompiledRow, budgetNs: number): number {
   const start = clock();
-  for (let calls = 0; calls < WARM_CALLS && clock() - start < budgetNs; calls += 64) row.block(64);
+  // The fastest block of the whole warm-up counts too: a few blocks in a row can all hold a pause (Bun once gave a
+  // batch of 1 to a 40 ns row that way).
+  let fastest = Number.POSITIVE_INFINITY;
+  for (let calls = 0; calls < WARM_CALLS && clock() - start < budgetNs; calls += 64) {
+    fastest = Math.min(fastest, row.block(64) / 64);
+  }
   let calls = 64;
   while (row.block(calls) < SAMPLE_NS && calls < 1 << 16) calls *= 2;
   // The fastest of a few blocks: the first can include a deoptimization, any can include a preemption.
-  let fastest = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 5; i++) fastest = Math.min(fastest, row.block(calls));
-  return fastest / calls;
+  for (let i = 0; i < 5; i++) fastest = Math.min(fastest, row.block(calls) / calls);
+  return fastest;
 }
 
 /** One operation through mitata, reduced to what the report keeps. The result of `fn` is consumed. */
@@ -162,11 +177,18 @@ export async function measureFn(fn: () => unknown, minCpuTimeMs: number, name = 
   const batch = Math.max(1, Math.min(4096, 2 ** Math.floor(Math.log2(SAMPLE_NS / Math.max(cost, 0.01)))));
   const stats = await measure(row.call, {
     min_cpu_time: minCpuTimeMs * 1e6,
-    gc: collect,
+    // No forced collection before a row: a full GC shrinks the heap, and the row then refills it with pages never
+    // touched before. In a VM a first touch costs ~15 µs: Bun's join ran at 250 ns a call instead of 42 for the whole
+    // row, V8's resolve rows in phases of 5-10×. Earlier rows' garbage is collected as a program's would be.
+    gc: false,
     batch_samples: batch,
     batch_unroll: UNROLL,
     // mitata batches only when one warm call is under this; a call that costs more than a sample runs alone.
     batch_threshold: SAMPLE_NS,
+    // mitata batches only if one of its warm-up calls is that fast, and skips them all after a first call over 0.5 ms
+    // (a pause): a 3 ns no-op on Bun was then timed one call per sample, at the timer's 40 ns.
+    warmup_threshold: Number.POSITIVE_INFINITY,
+    warmup_samples: 10,
     // A literal of the loop's source that differs for every row: mitata would otherwise build every loop from one text.
     max_samples: 1e9 + row.id,
   });

@@ -1,5 +1,8 @@
 // Each measuring artefact that made the old headline lie (ARCHITECTURE trap 8), and the check that now catches it.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import process from 'node:process';
+import { findRuntime } from '@cwdkit/conformance';
 import { measure } from 'mitata';
 import { describe, expect, it } from 'vitest';
 import {
@@ -118,5 +121,32 @@ describe('a constant folded away (the old "cached string" row measured the empty
     const measured = await measureFn(reference.fn, 5, 'reference');
     expect(measured.p50).toBeGreaterThan(0);
     expect(sink.value).toBe(process.cwd());
+  });
+});
+
+describe('a row hoisted out of the loop (JSC computed a pure join once: provider.resolve read 1.4 ns, path.resolve 560)', () => {
+  /** The source of a compiled row's measured call and warm-up loop, compiled by the engine on `runtime`. */
+  function compiledOn(runtime: string): { call: string; block: string } {
+    const measureTs = path.resolve(import.meta.dirname, '../src/measure.ts');
+    const script = `import { compileRow } from ${JSON.stringify(measureTs)};
+      const row = compileRow(() => 'x', 'join');
+      console.log(JSON.stringify({ call: String(row.call), block: String(row.block) }));`;
+    const ran = spawnSync(runtime, ['-e', script], { encoding: 'utf8', cwd: path.resolve(import.meta.dirname, '..') });
+    expect(ran.status, ran.stderr).toBe(0);
+    return JSON.parse(ran.stdout) as { call: string; block: string };
+  }
+
+  it('on Bun, every pass calls a function JSC may not inline before it calls the row', () => {
+    const bun = findRuntime('bun');
+    expect(bun, 'bun is a devDependency of the project').toBeDefined();
+    const { call, block } = compiledOn(bun as string);
+    expect(call).toMatch(/barrier\(\); let v = fn\(\);/);
+    expect(block).toMatch(/for \(let i = 0; i < n; i\+\+\) \{ barrier\(\); let v = fn\(\);/);
+  });
+
+  it('on V8, which does not hoist these rows, the loop calls the row alone', () => {
+    const row = compileRow(() => 'x', 'join');
+    expect(String(row.block)).toMatch(/\{ let v = fn\(\);/);
+    expect(String(row.block)).not.toContain('barrier()');
   });
 });

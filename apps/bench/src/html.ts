@@ -149,7 +149,7 @@ export function renderHtml(report: Report): string {
         `<h3>${escapeHtml(scenario.name)}</h3><p class="claim">${escapeHtml(scenario.description)}. Claim: ${escapeHtml(scenario.claim)}</p>`,
         chart(rows, report.options.quick),
         table(
-          ['row', 'p50 ns', 'min ns', 'p99 ns', 'speed-up [95% CI]', '× mutable cache', 'rounds'],
+          ['row', 'p50 ns', 'min ns', 'p99 ns', 'speed-up [95% CI]', '× reference', 'rounds'],
           rows.map((row) => [
             escapeHtml(rowName(row)) + (row.flag ? ' *' : ''),
             formatNumber(row.p50),

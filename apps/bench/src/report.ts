@@ -209,7 +209,7 @@ export function renderScenario(
   const hasReference = rows.some((row) => row.vsReference);
   const hasStale = rows.some((row) => row.stale);
   const header = ['', 'p50 ns', 'min ns', 'p99 ns', 'speed-up [95% CI]'];
-  if (hasReference) header.push('× mutable cache');
+  if (hasReference) header.push('× reference');
   if (hasStale) header.push('stale reads');
   const notes = new Set<string>();
   const lines = rows.map((row) => {

@@ -19,7 +19,7 @@ export interface RowSummary {
   readonly p99: number;
   /** Speed-up: the baseline's time ÷ this row's, both from the same process (above 1 is faster). */
   readonly speedup?: Interval;
-  /** The scenario's reference time ÷ this row's (cwd-hot: a real mutable cache; 1 = as fast as it). */
+  /** The scenario's reference time ÷ this row's (cwd-hot: a real mutable cache; resolve: the join alone; 1 = as fast). */
   readonly vsReference?: Interval;
   /** Processes whose A/A control stayed more than 10% off its baseline after being measured again. */
   readonly aaOff?: number;

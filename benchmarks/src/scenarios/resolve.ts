@@ -18,8 +18,20 @@ export const resolve: Scenario = {
         role: 'baseline',
         fn: () => path.resolve('src', 'index.ts'),
       };
+      // The floor for a resolve that builds its answer per call: the cwd, from a field the JIT must load (written
+      // twice), joined to the same two names with no checks. No such resolve beats baseline ÷ this row.
+      const held = { v: '' };
+      held.v = 'x';
+      held.v = provider.cwd();
+      const [first, second] = ['src', 'index.ts'];
       const rows: RowSpec[] = [
         baseline,
+        {
+          key: 'join',
+          label: 'the join alone: cwd + "/src/index.ts"',
+          role: 'reference',
+          fn: () => `${held.v}/${first}/${second}`,
+        },
         {
           key: 'provider',
           label: "provider.resolve('src', 'index.ts')",
