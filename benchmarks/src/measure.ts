@@ -15,6 +15,20 @@ export interface RowSpec {
   readonly before?: () => void;
 }
 
+/** V8 (Node, Deno), else JSC (Bun). */
+const isV8 = typeof (globalThis as { Bun?: unknown }).Bun === 'undefined';
+
+/**
+ * On V8, a full collection before each row, so that earlier rows' garbage (mitata's 8 MiB sample arrays among it) does
+ * not start a major GC in the middle of a later row: without it the last row of a process ran 2-5× slower in phases.
+ * Not on JSC: its full collection hands pages back to the OS, and the row then faults them in again (in this VM a
+ * first touch costs ~15 µs: Bun's join ran at 250 ns a call instead of 42). mitata's own fallback allocates a gigabyte.
+ */
+const collect = (() => {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  return isV8 && typeof gc === 'function' ? () => gc() : false;
+})();
+
 const clock: () => number = (() => {
   const bun = (globalThis as { Bun?: { nanoseconds(): number } }).Bun;
   return bun ? () => bun.nanoseconds() : () => performance.now() * 1e6;
@@ -49,7 +63,6 @@ const v8Strings = (() => {
     return undefined; // JSC, or V8 without the flag
   }
 })();
-const isV8 = typeof (globalThis as { Bun?: unknown }).Bun === 'undefined';
 
 /**
  * JSC hoists a row whose inlined body is pure out of the loop: a join of fields nothing in the loop writes was computed
@@ -177,10 +190,7 @@ export async function measureFn(fn: () => unknown, minCpuTimeMs: number, name = 
   const batch = Math.max(1, Math.min(4096, 2 ** Math.floor(Math.log2(SAMPLE_NS / Math.max(cost, 0.01)))));
   const stats = await measure(row.call, {
     min_cpu_time: minCpuTimeMs * 1e6,
-    // No forced collection before a row: a full GC shrinks the heap, and the row then refills it with pages never
-    // touched before. In a VM a first touch costs ~15 µs: Bun's join ran at 250 ns a call instead of 42 for the whole
-    // row, V8's resolve rows in phases of 5-10×. Earlier rows' garbage is collected as a program's would be.
-    gc: false,
+    gc: collect,
     batch_samples: batch,
     batch_unroll: UNROLL,
     // mitata batches only when one warm call is under this; a call that costs more than a sample runs alone.

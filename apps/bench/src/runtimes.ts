@@ -61,11 +61,12 @@ function nodeFromPackage(name: 'node22' | 'node24' | 'node26'): string {
 }
 
 /**
- * V8's string intrinsics, with which the engine flattens ropes, and a young generation that keeps its first size: V8
- * otherwise grows it mid-row onto pages never touched before. In a VM a first touch costs ~15 µs, and rows that
- * allocate (resolve) ran 5-10× slower for milliseconds at a time, so their median depended on when the growth came.
+ * A real collector between rows (measure.ts), V8's string intrinsics, with which the engine flattens ropes, and a young
+ * generation that keeps its first size: V8 otherwise grows it mid-row onto pages never touched before. In a VM a first
+ * touch costs ~15 µs, and rows that allocate (resolve) ran 5-10× slower for milliseconds at a time, so their median
+ * depended on when the growth came.
  */
-const V8_FLAGS = ['--allow-natives-syntax', '--max-semi-space-size=1'];
+const V8_FLAGS = ['--expose-gc', '--allow-natives-syntax', '--max-semi-space-size=1'];
 
 /** How to start a measuring child on each runtime. */
 export function resolveRuntime(name: RuntimeName): RuntimeCommand {

@@ -38,7 +38,7 @@ describe('resolveRuntime', () => {
     expect(bun.command).toContain(`${path.sep}bun${path.sep}`);
     expect(bun.version).toMatch(/^1\.\d+\.\d+/);
     const deno = resolveRuntime('deno');
-    expect(deno.args).toEqual(['run', '-A', '--v8-flags=--allow-natives-syntax,--max-semi-space-size=1']);
+    expect(deno.args).toEqual(['run', '-A', '--v8-flags=--expose-gc,--allow-natives-syntax,--max-semi-space-size=1']);
     expect(deno.version).toMatch(/^2\.\d+\.\d+/);
     expect(resolveRuntime('node')).toMatchObject({ command: process.execPath, version: process.versions.node });
   });
