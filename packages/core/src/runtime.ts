@@ -40,11 +40,14 @@ export const originals: RuntimeOriginals = threadState('originals', () =>
 );
 
 const deno = runtime === 'deno' ? globals.Deno : undefined;
+// The originals again, as constants of this module: on Deno a call through originals.denoCwd cost ~200 ns more than
+// Deno.cwd() (~2 µs), a call through a constant does not.
+const { processCwd, processChdir, denoCwd, denoChdir } = originals;
 
 /** The runtime's own answer, cached or not: Deno.cwd() on Deno, the original process.cwd() elsewhere. */
 export const runtimeCwd: () => string = deno
-  ? () => (originals.denoCwd as () => string).call(deno)
-  : () => originals.processCwd.call(process);
+  ? () => (denoCwd as () => string).call(deno)
+  : () => processCwd.call(process);
 
 /** Linux refuses paths of PATH_MAX bytes or more; most other systems use 1024. */
 const PATH_MAX = process.platform === 'linux' ? 4096 : 1024;
@@ -131,7 +134,7 @@ const denoInvalidData = (deno as { errors?: { InvalidData?: abstract new () => u
 
 function denoReadCwd(): string {
   try {
-    return (originals.denoCwd as () => string).call(deno);
+    return (denoCwd as () => string).call(deno);
   } catch (error) {
     // A directory name that is not UTF-8: Deno cannot represent it and throws InvalidData with no code.
     if (denoInvalidData && error instanceof denoInvalidData) throw cwdError('EILSEQ');
@@ -190,7 +193,7 @@ export function osChdir(directory: string): void {
       return;
     }
     try {
-      originals.processChdir.call(process, directory);
+      processChdir.call(process, directory);
     } catch (error) {
       // Bun refuses to enter a cwd longer than PATH_MAX (ERANGE from its own getcwd, before moving); the OS does not.
       if (!(bunRawChdir && hasCode(error) && error.code === 'ERANGE')) throw error;
@@ -199,7 +202,7 @@ export function osChdir(directory: string): void {
     return;
   }
   try {
-    (originals.denoChdir as (directory: string) => void).call(deno, directory);
+    (denoChdir as (directory: string) => void).call(deno, directory);
   } catch (error) {
     if (!hasCode(error)) throw error;
     throw chdirError(error.code, cwdForMessage(), directory);
@@ -215,7 +218,7 @@ function bunLongChdir(directory: string): void {
   }
   const now = readOsCwd();
   bun.beyond = Buffer.byteLength(now) >= PATH_MAX;
-  if (!bun.beyond) originals.processChdir.call(process, now);
+  if (!bun.beyond) processChdir.call(process, now);
 }
 
 /**
@@ -225,6 +228,6 @@ function bunLongChdir(directory: string): void {
  */
 export function refuseWorkerChdir(directory: string): never {
   // The runtime's own chdir, not osChdir: its early answers ('' → ENOENT) would come before the refusal.
-  if (runtime !== 'deno') originals.processChdir.call(process, directory);
+  if (runtime !== 'deno') processChdir.call(process, directory);
   throw codedError(new TypeError('process.chdir() is not supported in workers'), 'ERR_WORKER_UNSUPPORTED_OPERATION');
 }
