@@ -73,8 +73,11 @@ const v8Strings = (() => {
 const barrier: (() => void) | undefined = (() => {
   if (isV8) return undefined;
   const jsc = (
-    process as unknown as { getBuiltinModule(id: string): { noInline(fn: () => void): void } }
+    process as unknown as { getBuiltinModule(id: string): { noInline?: (fn: () => void) => void } | undefined }
   ).getBuiltinModule('bun:jsc');
+  if (typeof jsc?.noInline !== 'function') {
+    throw new Error('cwdkit-bench: this Bun has no bun:jsc noInline(), without which JSC hoists rows out of the loop');
+  }
   const opaque = () => {};
   jsc.noInline(opaque);
   return opaque;
