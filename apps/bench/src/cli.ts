@@ -83,6 +83,8 @@ async function bench(options: BenchOptions): Promise<number> {
   const timeoutMs = options.quick ? 120_000 : 600_000;
   const versions = Object.fromEntries(runtimes.map((runtime) => [runtime.name, runtime.version]));
   const meta = chosen.map(({ name, description, claim }) => ({ name, description, claim }));
+  // When and at which commit the run started: a commit made while it runs is not what it measured.
+  const started = environment(versions);
   for (const [index, job] of jobs.entries()) {
     const runtime = runtimes.find((candidate) => candidate.name === job.runtime);
     if (!runtime) throw new Error(`no command for ${job.runtime}`);
@@ -111,7 +113,7 @@ async function bench(options: BenchOptions): Promise<number> {
   const report: Report = {
     schema: 2,
     harness: harness(),
-    environment: environment(versions),
+    environment: started,
     options: recorded,
     strategies,
     scenarios: meta,
