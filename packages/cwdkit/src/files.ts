@@ -32,11 +32,16 @@ export function readJsonFile(file: string): unknown {
     if (stats.size > MAX_FILE_BYTES) {
       throw configFileError(file, `is larger than ${MAX_FILE_BYTES} bytes (${stats.size}): a config file is small`);
     }
-    // One byte more than allowed tells a file that grew since fstat from one that did not.
-    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
-    let length = 0;
-    for (let read = -1; read !== 0 && length < buffer.length; length += read) {
-      read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+    // Sized by fstat, one byte more telling a file that grew since. Not the whole allowance each time: zero-filling
+    // 1 MiB per package.json was most of what `--import cwdkit/register` cost at startup (page faults).
+    let buffer = Buffer.allocUnsafe(stats.size + 1);
+    let length = readInto(fd, buffer, 0);
+    if (length === buffer.length) {
+      // It grew: read on, up to one byte more than allowed, which tells a file too large from one that is not.
+      const larger = Buffer.allocUnsafe(MAX_FILE_BYTES + 1);
+      buffer.copy(larger, 0, 0, length);
+      buffer = larger;
+      length = readInto(fd, buffer, length);
     }
     if (length > MAX_FILE_BYTES) throw configFileError(file, `is larger than ${MAX_FILE_BYTES} bytes`);
     text = buffer.toString('utf8', 0, length);
@@ -52,6 +57,14 @@ export function readJsonFile(file: string): unknown {
   } catch (error) {
     throw configFileError(file, `is not valid JSON (${(error as Error).message})`, error);
   }
+}
+
+/** Reads from `fd` into `buffer` from `length` on, until the buffer is full or the file ends; the bytes now held. */
+function readInto(fd: number, buffer: Buffer, length: number): number {
+  for (let read = -1; read !== 0 && length < buffer.length; length += read) {
+    read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+  }
+  return length;
 }
 
 /** The nearest directory from `start` upwards, inclusive, that holds a package.json or .git: the project root. */
