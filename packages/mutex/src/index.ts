@@ -68,16 +68,44 @@ function tryReadOsCwd(): string | undefined {
  * Atomics.store and read with Atomics.load: a reader whose copy holds any word of this write sees the number change.
  */
 function publish(shared: Int32Array, cwd: string | undefined): void {
-  let length = ASK_OS;
-  if (cwd !== undefined) {
-    const { read, written } = encoder.encodeInto(cwd, bytes);
-    if (read === cwd.length) length = written;
-  }
   const sequence = shared[SEQUENCE] as number;
   Atomics.store(shared, SEQUENCE, sequence + 1);
-  Atomics.store(shared, LENGTH, length);
-  for (let i = 0; i < (length + 3) >> 2; i++) Atomics.store(shared, DATA + i, words[i] as number);
+  store(shared, LENGTH, cwd === undefined ? ASK_OS : write(shared, cwd));
   Atomics.store(shared, SEQUENCE, (sequence + 2) & MASK);
+}
+
+/**
+ * Only a word that changes is stored: the others already hold the new value, whatever a reader copies. Each store is
+ * a full fence, so a chdir between directories that share a prefix stores a few words instead of all.
+ */
+function store(shared: Int32Array, index: number, value: number): void {
+  if (shared[index] !== value) Atomics.store(shared, index, value); // the only writer reads its own last write
+}
+
+/** Writes `cwd` in UTF-8 to the shared words; returns its length in bytes, or ASK_OS when it does not fit. */
+function write(shared: Int32Array, cwd: string): number {
+  const length = cwd.length;
+  // ASCII goes straight in, four characters a word: encodeInto would cost ~100 ns more on Deno, and after the
+  // chdir syscall every other page touched costs a TLB miss here (page-table isolation flushes the TLB).
+  let word = 0;
+  let i = 0;
+  for (; i < length && i < CAPACITY; i++) {
+    const code = cwd.charCodeAt(i);
+    if (code > 0x7f) break;
+    word |= code << ((i & 3) << 3);
+    if ((i & 3) === 3) {
+      store(shared, DATA + (i >> 2), word);
+      word = 0;
+    }
+  }
+  if (i === length) {
+    if (length & 3) store(shared, DATA + (length >> 2), word);
+    return length;
+  }
+  const { read, written } = encoder.encodeInto(cwd, bytes);
+  if (read !== length) return ASK_OS;
+  for (let w = 0; w < (written + 3) >> 2; w++) store(shared, DATA + w, words[w] as number);
+  return written;
 }
 
 const capabilities: CwdCapabilities = { workerCoherent: true, chdirFromWorker: false, externalChange: 'never' };

@@ -14,6 +14,9 @@ for (const directory of dirs) fs.mkdirSync(directory);
 const long = path.join(root, ...Array.from({ length: 8 }, (_, i) => `${i}-${'ü日😀'.repeat(20)}`));
 const exact = pathOfBytes(CAPACITY);
 const unicode = path.join(root, 'ünï cödé', '日本 語', 'emoji 😀');
+const asciiBeyond = `${exact}y`; // one ASCII byte over the capacity
+// Siblings that share a prefix and end at every offset in a 4-byte word; one turns non-ASCII after the prefix.
+const siblings = ['a', 'ab', 'abc', 'abcd', 'abcdé'].map((name) => path.join(root, name));
 let worker: WorkerClient;
 
 /** A path under root of exactly `total` bytes, in components of at most 200 bytes (NAME_MAX is 255). */
@@ -25,7 +28,7 @@ function pathOfBytes(total: number): string {
   return result;
 }
 beforeAll(async () => {
-  for (const directory of [long, exact, unicode]) fs.mkdirSync(directory, { recursive: true });
+  for (const directory of [long, exact, asciiBeyond, unicode, ...siblings]) fs.mkdirSync(directory, { recursive: true });
   worker = await WorkerClient.start({ module: '@cwdkit/mutex', options: undefined });
 });
 afterEach(() => osChdir(home));
@@ -72,4 +75,16 @@ it('paths of any length and any characters reach the workers intact', async () =
     expect(await worker.cwd()).toBe(directory);
   }
   expect(readOsCwd()).toBe(unicode);
+});
+
+it('a chdir that changes only some words of the shared path reaches the workers intact', async () => {
+  expect(Buffer.byteLength(asciiBeyond)).toBe(CAPACITY + 1);
+  const provider = createProvider();
+  const order = [...siblings, ...siblings.reverse(), dirs[0], dirs[1], root, exact, asciiBeyond, exact, dirs[2], root];
+  for (const directory of order) {
+    provider.chdir(directory);
+    osChdir(home); // behind the provider: a worker that reads the shared copy still sees `directory`
+    // Beyond the capacity the workers are told to ask the OS.
+    expect(await worker.cwd()).toBe(directory === asciiBeyond ? home : directory);
+  }
 });
