@@ -28,7 +28,8 @@ function pathOfBytes(total: number): string {
   return result;
 }
 beforeAll(async () => {
-  for (const directory of [long, exact, asciiBeyond, unicode, ...siblings]) fs.mkdirSync(directory, { recursive: true });
+  for (const directory of [long, exact, asciiBeyond, unicode, ...siblings])
+    fs.mkdirSync(directory, { recursive: true });
   worker = await WorkerClient.start({ module: '@cwdkit/mutex', options: undefined });
 });
 afterEach(() => osChdir(home));
