@@ -182,7 +182,7 @@ function headline(readme) {
     ['Node\'s cwd cache PR: "process.chdir 10× faster"', (r) => bestCell(r, 'chdir-cwd')],
     ['Node\'s cwd cache PR: "path.resolve up to 66% faster"', (r) => bestCell(r, 'resolve')],
     [
-      'resolve reduced to the join alone (cwd + "/src/index.ts", no checks)',
+      'resolve reduced to the join alone ((cwd + "/") + "src/index.ts", no checks)',
       (r) => speedup(shared(r, 'resolve', 'join')),
     ],
     ["Deno's cwd cache PR: read_128k_sync −17%", (r) => bestCell(r, 'read-file-permission')],

@@ -18,19 +18,20 @@ export const resolve: Scenario = {
         role: 'baseline',
         fn: () => path.resolve('src', 'index.ts'),
       };
-      // The floor for a resolve that builds its answer per call: the cwd, from a field the JIT must load (written
-      // twice), joined to the same two names with no checks. No such resolve beats baseline ÷ this row.
+      // The floor for a resolve that builds its answer per call: the cwd with its "/" already on, from a field the
+      // JIT must load (written twice), and one concatenation of the two names. No such resolve beats baseline ÷ this.
       const held = { v: '' };
       held.v = 'x';
-      held.v = provider.cwd();
-      const [first, second] = ['src', 'index.ts'];
+      held.v = `${provider.cwd()}/`;
+      const names = 'src/index.ts';
+      checks.push(same('the join alone', held.v + names, path.resolve('src', 'index.ts')));
       const rows: RowSpec[] = [
         baseline,
         {
           key: 'join',
-          label: 'the join alone: cwd + "/src/index.ts"',
+          label: 'the join alone: (cwd + "/") + "src/index.ts"',
           role: 'reference',
-          fn: () => `${held.v}/${first}/${second}`,
+          fn: () => held.v + names,
         },
         {
           key: 'provider',

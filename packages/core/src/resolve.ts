@@ -189,30 +189,37 @@ export function resolveFrom(
 
 /**
  * A provider's `resolve(...segments)` against `cwd()`, for the running system. On POSIX the common call, two names
- * such as resolve('src', 'index.ts'), is answered inside this one function: measured on Node 24 (instruction counts),
- * the same checks in a helper it calls, even inlined, cost a fifth more.
+ * such as resolve('src', 'index.ts'), is answered inside this one function. Measured on Node 24 (a unique loop per
+ * variant, the result flattened): the checks in a helper it calls, even inlined, cost a fifth more; a rest parameter
+ * ~3% more than `arguments`; and joining `cwd + "/"`, kept while cwd() returns the same string, to one short
+ * `name/name` string is ~10% cheaper than joining four parts.
  */
 export function resolverFor(cwd: () => string): (...segments: string[]) => string {
   if (path.sep === '\\') return (...segments) => resolveWin32(cwd(), segments, process.env);
-  return (...segments) => {
-    if (segments.length === 2) {
-      const first = segments[0] as unknown;
-      const second = segments[1] as unknown;
-      // Plain names: not empty, no slash, not starting with a dot (so neither "." nor "..").
-      if (
-        typeof first === 'string' &&
-        typeof second === 'string' &&
-        first.length > 0 &&
-        second.length > 0 &&
-        first.charCodeAt(0) !== DOT &&
-        second.charCodeAt(0) !== DOT &&
-        first.indexOf('/') === -1 &&
-        second.indexOf('/') === -1
-      ) {
-        const base = cwd();
-        return base.length === 1 ? `/${first}/${second}` : `${base}/${first}/${second}`;
+  let base: string | undefined;
+  let prefix = '';
+  return function resolve(first?: string, second?: string): string {
+    // biome-ignore lint/complexity/noArguments: a rest parameter would cost the two-name call an array
+    const count = arguments.length;
+    // Plain names: no slash, and a first character above "." (so not empty, ".", ".." or ".hidden": those go on).
+    if (
+      count === 2 &&
+      typeof first === 'string' &&
+      typeof second === 'string' &&
+      first.charCodeAt(0) > DOT &&
+      second.charCodeAt(0) > DOT &&
+      first.indexOf('/') === -1 &&
+      second.indexOf('/') === -1
+    ) {
+      const current = cwd();
+      if (current !== base) {
+        base = current;
+        prefix = current.length === 1 ? '/' : `${current}/`; // the root is "/", and "/" + "/src" must not make "//src"
       }
+      // biome-ignore lint/style/useTemplate: one template of the three parts is the four-part join again
+      return prefix + (first + '/' + second);
     }
-    return resolvePosix(cwd(), segments);
+    // biome-ignore lint/complexity/noArguments: as above
+    return resolvePosix(cwd(), Array.prototype.slice.call(arguments));
   };
 }

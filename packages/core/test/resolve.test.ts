@@ -133,6 +133,21 @@ describe('resolveFrom on POSIX', () => {
     );
   });
 
+  it('keeps one resolve right while its cwd changes between calls (the joined prefix follows the cwd)', () => {
+    const call = fc.tuple(fc.constantFrom('/', '/w', '/w/x', '/v'), fc.tuple(name, name));
+    fc.assert(
+      fc.property(fc.array(call, { minLength: 2, maxLength: 8 }), (calls) => {
+        let cwd = '';
+        const resolve = resolverFor(() => cwd);
+        for (const [next, list] of calls) {
+          cwd = next;
+          expect(resolve(...list)).toBe(reference(path, cwd, list));
+        }
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
   it.each([
     ['/w', ['src', 'index.ts'], '/w/src/index.ts'],
     ['/', ['src', 'index.ts'], '/src/index.ts'],
