@@ -22,7 +22,8 @@ export const resolve: Scenario = {
       // JIT must load (written twice), and one concatenation of the two names. No such resolve beats baseline ÷ this.
       const held = { v: '' };
       held.v = 'x';
-      held.v = `${provider.cwd()}/`;
+      const cwd = provider.cwd();
+      held.v = cwd === '/' ? cwd : `${cwd}/`; // the root already ends in its slash
       const names = 'src/index.ts';
       checks.push(same('the join alone', held.v + names, path.resolve('src', 'index.ts')));
       const rows: RowSpec[] = [

@@ -216,3 +216,33 @@ describe('resolveFrom with bad arguments', () => {
     );
   });
 });
+
+describe("a provider's resolve with unusual arguments", () => {
+  /** What `fn` returns, or the code and message it throws. */
+  const outcome = (fn: () => string) => {
+    try {
+      return { value: fn() };
+    } catch (error) {
+      return { code: (error as { code?: string }).code, message: (error as Error).message };
+    }
+  };
+  it.each([
+    [['a', 'b', undefined]],
+    [['a', undefined]],
+    [[undefined, 'b']],
+    [['a', 42]],
+    [[null, 'a']],
+    [['a', {}]],
+    [[new String('a'), 'b']],
+    [['a']],
+    [['a', 'b', 'c']],
+    [[]],
+  ])('%j: what path.resolve gives, its errors included', (list) => {
+    const segments = list as unknown as string[];
+    const resolve = resolverFor(() => '/w');
+    const expected = outcome(() => reference(path, '/w', segments));
+    expect(outcome(() => resolve(...segments))).toEqual(expected);
+    // Called detached and through apply, as a callback would call it.
+    expect(outcome(() => resolve.apply(undefined, segments))).toEqual(expected);
+  });
+});

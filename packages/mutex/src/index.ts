@@ -39,6 +39,8 @@ interface State {
 }
 
 const encoder = new TextEncoder();
+/** The ASCII packing below puts character i in byte i of the word only on a little-endian CPU. */
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 /** Private space: the writer encodes into it, a reader copies into it and decodes. */
 const words = new Int32Array(CAPACITY / 4);
@@ -76,7 +78,8 @@ function publish(shared: Int32Array, cwd: string | undefined): void {
 
 /**
  * Only a word that changes is stored: the others already hold the new value, whatever a reader copies. Each store is
- * a full fence, so a chdir between directories that share a prefix stores a few words instead of all.
+ * sequentially consistent (a full fence on x64), so a chdir between directories that share a prefix stores a few
+ * words instead of all.
  */
 function store(shared: Int32Array, index: number, value: number): void {
   if (shared[index] !== value) Atomics.store(shared, index, value); // the only writer reads its own last write
@@ -85,22 +88,25 @@ function store(shared: Int32Array, index: number, value: number): void {
 /** Writes `cwd` in UTF-8 to the shared words; returns its length in bytes, or ASK_OS when it does not fit. */
 function write(shared: Int32Array, cwd: string): number {
   const length = cwd.length;
+  if (length > CAPACITY) return ASK_OS; // UTF-8 takes at least one byte per UTF-16 unit
   // ASCII goes straight in, four characters a word: encodeInto would cost ~100 ns more on Deno, and after the
   // chdir syscall every other page touched costs a TLB miss here (page-table isolation flushes the TLB).
-  let word = 0;
   let i = 0;
-  for (; i < length && i < CAPACITY; i++) {
-    const code = cwd.charCodeAt(i);
-    if (code > 0x7f) break;
-    word |= code << ((i & 3) << 3);
-    if ((i & 3) === 3) {
-      store(shared, DATA + (i >> 2), word);
-      word = 0;
+  if (littleEndian) {
+    let word = 0;
+    for (; i < length; i++) {
+      const code = cwd.charCodeAt(i);
+      if (code > 0x7f) break;
+      word |= code << ((i & 3) << 3);
+      if ((i & 3) === 3) {
+        store(shared, DATA + (i >> 2), word);
+        word = 0;
+      }
     }
-  }
-  if (i === length) {
-    if (length & 3) store(shared, DATA + (length >> 2), word);
-    return length;
+    if (i === length) {
+      if (length & 3) store(shared, DATA + (length >> 2), word);
+      return length;
+    }
   }
   const { read, written } = encoder.encodeInto(cwd, bytes);
   if (read !== length) return ASK_OS;

@@ -15,8 +15,8 @@ const long = path.join(root, ...Array.from({ length: 8 }, (_, i) => `${i}-${'ü�
 const exact = pathOfBytes(CAPACITY);
 const unicode = path.join(root, 'ünï cödé', '日本 語', 'emoji 😀');
 const asciiBeyond = `${exact}y`; // one ASCII byte over the capacity
-// Siblings that share a prefix and end at every offset in a 4-byte word; one turns non-ASCII after the prefix.
-const siblings = ['a', 'ab', 'abc', 'abcd', 'abcdé'].map((name) => path.join(root, name));
+// Siblings that share a prefix and end at every offset in a 4-byte word, in ASCII and with a non-ASCII last character.
+const siblings = ['a', 'ab', 'abc', 'abcd', 'é', 'aé', 'abé', 'abcé'].map((name) => path.join(root, name));
 let worker: WorkerClient;
 
 /** A path under root of exactly `total` bytes, in components of at most 200 bytes (NAME_MAX is 255). */
@@ -81,7 +81,18 @@ it('paths of any length and any characters reach the workers intact', async () =
 it('a chdir that changes only some words of the shared path reaches the workers intact', async () => {
   expect(Buffer.byteLength(asciiBeyond)).toBe(CAPACITY + 1);
   const provider = createProvider();
-  const order = [...siblings, ...siblings.reverse(), dirs[0], dirs[1], root, exact, asciiBeyond, exact, dirs[2], root];
+  const order = [
+    ...siblings,
+    ...[...siblings].reverse(),
+    dirs[0],
+    dirs[1],
+    root,
+    exact,
+    asciiBeyond,
+    exact,
+    dirs[2],
+    root,
+  ];
   for (const directory of order) {
     provider.chdir(directory);
     osChdir(home); // behind the provider: a worker that reads the shared copy still sees `directory`
