@@ -8,12 +8,12 @@ import { readFilePermission } from './scenarios/read-file-permission.js';
 import { resolve } from './scenarios/resolve.js';
 import { tsc } from './scenarios/tsc.js';
 import { watchCpu } from './scenarios/watch-cpu.js';
-import { workerRead } from './scenarios/worker-read.js';
+import { workerAfterChdir, workerRead } from './scenarios/worker-read.js';
 
 export { canFlatten, timerResolutionNs } from './measure.js';
 export type * from './scenario.js';
 export { combineReaders, type ReaderReport } from './scenarios/worker-read.js';
-export { isStaleRead } from './stale.js';
+export { isStaleAfterChdir, isStaleRead } from './stale.js';
 
 /** Every scenario, in the order the report shows them. */
 export const scenarios: readonly Scenario[] = [
@@ -23,6 +23,7 @@ export const scenarios: readonly Scenario[] = [
   installResolve,
   workerHot,
   workerMiss,
+  workerAfterChdir,
   coldWorker,
   workerRead,
   readFilePermission,

@@ -286,3 +286,22 @@ export function timerResolutionNs(): number {
   }
   return smallest;
 }
+
+/**
+ * Single operations timed one by one (each with its own clock reads, as `CompiledRow.block(1)` times one call) as a
+ * Measurement, with mitata's percentiles (the sorted sample at ⌊q · (n − 1)⌋): for a row whose every operation needs
+ * its own setup, as worker-after-chdir's one read after each chdir. One operation per sample.
+ */
+export function measureEach(samplesNs: readonly number[]): Measurement {
+  if (samplesNs.length === 0) throw new Error('cwdkit-bench: measureEach needs at least one sample');
+  const sorted = [...samplesNs].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.floor(q * (sorted.length - 1))] as number;
+  return {
+    p50: at(0.5),
+    min: sorted[0] as number,
+    p99: at(0.99),
+    avg: sorted.reduce((sum, ns) => sum + ns, 0) / sorted.length,
+    samples: sorted.length,
+    opsPerSample: 1,
+  };
+}

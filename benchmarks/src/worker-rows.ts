@@ -36,7 +36,7 @@ try {
   } else {
     // invalidate() forgets every cache, so the next cwd() takes the miss path of a chdir behind the provider's back. For
     // sab-atomics that is also what a main-thread chdir causes; mutex instead copies a main-thread chdir out of shared
-    // memory, a path this row does not take.
+    // memory, a path this row does not take: worker-after-chdir (worker-read.ts) measures that one.
     const baseline: RowSpec = { key: 'baseline', label: 'readOsCwd() (an OS read)', role: 'baseline', fn: readOsCwd };
     rows = [
       baseline,

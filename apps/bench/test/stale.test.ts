@@ -1,4 +1,4 @@
-import { combineReaders, isStaleRead } from '@cwdkit/benchmarks';
+import { combineReaders, isStaleAfterChdir, isStaleRead } from '@cwdkit/benchmarks';
 import { describe, expect, it } from 'vitest';
 
 const ring = ['/a', '/b', '/c', '/d', '/e', '/f'];
@@ -37,6 +37,16 @@ describe('isStaleRead (publish-after-chdir)', () => {
     ];
     const stale = reads.filter((read) => isStaleRead(read.value, read.before, read.after, ring)).length;
     expect(stale).toBe(2);
+  });
+});
+
+describe('isStaleAfterChdir (worker-after-chdir: no chdir in flight during a read)', () => {
+  it('accepts only the directory just published, not the next one isStaleRead allows for', () => {
+    expect(isStaleAfterChdir('/b', 7, ring)).toBe(false);
+    expect(isStaleAfterChdir('/c', 7, ring)).toBe(true); // the main thread waits for the read before that chdir
+    expect(isStaleRead('/c', 7, 7, ring)).toBe(false);
+    for (const dir of ['/a', '/d', '/e', '/f', '/elsewhere']) expect(isStaleAfterChdir(dir, 7, ring)).toBe(true);
+    expect(isStaleAfterChdir('/a', 0, ring)).toBe(false);
   });
 });
 

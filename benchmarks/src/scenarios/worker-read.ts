@@ -1,9 +1,11 @@
 import { once } from 'node:events';
 import process from 'node:process';
 import { Worker } from 'node:worker_threads';
+import type { CwdProvider } from '@cwdkit/core';
 import { tempDirs } from '../fixtures.js';
 import { measureRows, same } from '../measure.js';
-import type { Check, Measurement, RowResult, RowRole, Scenario, StaleCount } from '../scenario.js';
+import type { Check, Measurement, RowResult, RowRole, Scenario, ScenarioContext, StaleCount } from '../scenario.js';
+import type { ReaderRequest } from '../worker-reader.js';
 
 /** Directories in the ring: far more than a reader's window of generations, so that a stale read can be told. */
 const RING = 64;
@@ -22,6 +24,78 @@ interface Phase {
   readonly role: RowRole;
   /** Who answers in the readers and who changes directory on the main thread. */
   readonly source: 'runtime' | 'provider';
+}
+
+interface Readers {
+  /** Created on the main thread before any reader, so that the readers find its shared memory (trap 3). */
+  readonly provider: CwdProvider;
+  /**
+   * One phase: every reader gets `request`, and the main thread changes to `dirs[g % RING]` and only then publishes `g`
+   * (trap 1), through the provider for a 'provider' request and behind its back otherwise, until every reader is done.
+   * A 'storm' publishes all along; an 'after-chdir' phase (one reader) publishes the next only once the reader has
+   * acknowledged the last, so that each of its reads is the first after a chdir.
+   */
+  phase(request: ReaderRequest): Promise<ReaderReport[]>;
+}
+
+/**
+ * The main thread's side of worker-reader.ts: a ring of directories, the provider, `count` readers that have loaded the
+ * strategy, and shared memory: [0] the published generation (dirs[g % RING] is current once g is stored), [1] readers
+ * done with the phase, [2] the generation the reader last acknowledged (after-chdir).
+ */
+async function withReaders<T>(
+  context: ScenarioContext,
+  scenario: string,
+  count: number,
+  body: (readers: Readers) => Promise<T>,
+): Promise<T> {
+  const { dirs, remove } = tempDirs(RING);
+  const provider = context.strategy.definition.create();
+  const shared = new Int32Array(new SharedArrayBuffer(12));
+  const workers = Array.from(
+    { length: count },
+    () =>
+      new Worker(new URL('./worker-reader.js', import.meta.url), {
+        workerData: { strategy: context.strategy.url, memory: shared.buffer, dirs, minCpuTimeMs: context.minCpuTimeMs },
+      }),
+  );
+  let generation = 0;
+  const publish = (chdir: (directory: string) => void) => {
+    chdir(dirs[generation % RING] as string);
+    Atomics.store(shared, 0, generation); // after chdir has returned (trap 1)
+  };
+
+  async function phase(request: ReaderRequest): Promise<ReaderReport[]> {
+    const chdir =
+      request.source === 'provider' ? (directory: string) => provider.chdir(directory) : process.chdir.bind(process);
+    if (request.source === 'provider') provider.invalidate(); // the other phases changed directory behind its back
+    publish(chdir);
+    Atomics.store(shared, 1, 0);
+    const replies = workers.map((worker) => once(worker, 'message') as Promise<[ReaderReport]>);
+    for (const worker of workers) worker.postMessage(request);
+    const lockstep = request.mode === 'after-chdir';
+    const deadline = Date.now() + PHASE_LIMIT_MS;
+    for (let spins = 1; Atomics.load(shared, 1) < workers.length; spins++) {
+      if (!lockstep || Atomics.load(shared, 2) === generation) {
+        generation++;
+        publish(chdir);
+      }
+      if ((spins & 1023) === 0 && Date.now() > deadline) throw new Error(`${scenario}: the readers did not finish`);
+    }
+    const reports = (await Promise.all(replies)).map(([report]) => report);
+    const failed = reports.find((report) => report.error !== undefined);
+    if (failed) throw new Error(`${scenario}: a reader failed: ${failed.error}`);
+    return reports;
+  }
+
+  try {
+    await Promise.all(workers.map((worker) => once(worker, 'message'))); // each reader has loaded the strategy
+    return await body({ provider, phase });
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+    provider.close();
+    remove();
+  }
 }
 
 /** The readers' rows, as one: the mean of their medians, the lowest min, the highest p99. */
@@ -49,53 +123,8 @@ export const workerRead: Scenario = {
   description: 'worker threads read cwd() while the main thread chdirs: ns per read and stale reads',
   claim:
     "Node 20's worker cwd cache is racy (nodejs/node#61664, fixed in Node 24): stale reads; Bun's workers never see a chdir",
-  async run(context) {
-    const { dirs, remove } = tempDirs(RING);
-    // Created on the main thread before any worker, so that the workers find its shared memory (trap 3).
-    const provider = context.strategy.definition.create();
-    // [0]: the published generation (dirs[g % RING] is current once g is stored); [1]: readers done with the phase.
-    const shared = new Int32Array(new SharedArrayBuffer(8));
-    const workers = Array.from(
-      { length: context.workers },
-      () =>
-        new Worker(new URL('./worker-reader.js', import.meta.url), {
-          workerData: {
-            strategy: context.strategy.url,
-            memory: shared.buffer,
-            dirs,
-            minCpuTimeMs: context.minCpuTimeMs,
-          },
-        }),
-    );
-    let generation = 0;
-    const publish = (chdir: (directory: string) => void) => {
-      chdir(dirs[generation % RING] as string);
-      Atomics.store(shared, 0, generation); // after chdir has returned (trap 1)
-    };
-
-    async function runPhase(phase: Phase): Promise<RowResult> {
-      const chdir =
-        phase.source === 'provider' ? (directory: string) => provider.chdir(directory) : process.chdir.bind(process);
-      if (phase.source === 'provider') provider.invalidate(); // the runtime's phase changed directory behind its back
-      publish(chdir);
-      Atomics.store(shared, 1, 0);
-      const replies = workers.map((worker) => once(worker, 'message') as Promise<[ReaderReport]>);
-      for (const worker of workers) worker.postMessage({ source: phase.source });
-      const deadline = Date.now() + PHASE_LIMIT_MS;
-      while (Atomics.load(shared, 1) < workers.length) {
-        generation++;
-        publish(chdir);
-        if ((generation & 1023) === 0 && Date.now() > deadline)
-          throw new Error('worker-read: the readers did not finish');
-      }
-      const reports = (await Promise.all(replies)).map(([report]) => report);
-      const failed = reports.find((report) => report.error !== undefined);
-      if (failed) throw new Error(`worker-read: a reader failed: ${failed.error}`);
-      return { key: phase.key, label: phase.label, role: phase.role, ...combineReaders(reports) };
-    }
-
-    try {
-      await Promise.all(workers.map((worker) => once(worker, 'message'))); // each reader has loaded the strategy
+  run(context) {
+    return withReaders(context, 'worker-read', context.workers, async ({ provider, phase }) => {
       const [noop] = await measureRows([], context);
       const phases: Phase[] = [
         { key: 'baseline', label: 'process.cwd() (the runtime)', role: 'baseline', source: 'runtime' },
@@ -103,7 +132,9 @@ export const workerRead: Scenario = {
         { key: 'control', label: 'process.cwd() (the runtime, A/A)', role: 'control', source: 'runtime' },
       ];
       const rows: RowResult[] = [noop as RowResult];
-      for (const phase of context.reverse ? phases.reverse() : phases) rows.push(await runPhase(phase));
+      for (const { source, ...row } of context.reverse ? phases.reverse() : phases) {
+        rows.push({ ...row, ...combineReaders(await phase({ mode: 'storm', source })) });
+      }
 
       const subject = rows.find((row) => row.key === 'provider')?.stale as StaleCount;
       const checks: Check[] = [];
@@ -111,10 +142,58 @@ export const workerRead: Scenario = {
         checks.push(same('no stale read from a workerCoherent strategy', subject.stale, 0));
       }
       return { rows, checks };
-    } finally {
-      await Promise.all(workers.map((worker) => worker.terminate()));
-      provider.close();
-      remove();
+    });
+  },
+};
+
+/** Reads per row of worker-after-chdir at least, whatever the budget: each is one sample, and the median needs many. */
+const AFTER_CHDIR_MIN_SAMPLES = 2_000;
+/** And more with a larger budget: reads per ms of minCpuTimeMs (at ~4 µs a read here, they take about that long). */
+const AFTER_CHDIR_SAMPLES_PER_MS = 200;
+
+export const workerAfterChdir: Scenario = {
+  name: 'worker-after-chdir',
+  description: "a worker's first cwd() after the main thread changed directory, against an OS read",
+  claim:
+    "@cwdkit/mutex's README: a worker copies a main-thread chdir out of shared memory, no syscall; sab-atomics' worker miss is one OS read",
+  async run(context) {
+    const probe = context.strategy.definition.create();
+    const { workerCoherent } = probe.capabilities;
+    probe.close();
+    if (!workerCoherent) {
+      // A worker of such a strategy may keep answering the old directory: its first read after a chdir is no miss.
+      const detail = 'not measured: the strategy is not workerCoherent on this runtime';
+      return { rows: [], checks: [{ name: 'worker-after-chdir needs a workerCoherent strategy', ok: true, detail }] };
     }
+    const samples = Math.max(AFTER_CHDIR_MIN_SAMPLES, Math.round(AFTER_CHDIR_SAMPLES_PER_MS * context.minCpuTimeMs));
+    return withReaders(context, 'worker-after-chdir', 1, async ({ phase }) => {
+      const measured = async (key: string, label: string, role: RowRole, source: 'none' | 'os' | 'provider') => {
+        const [report] = (await phase({ mode: 'after-chdir', source, samples })) as [ReaderReport];
+        const { reads, stale } = report;
+        return {
+          key,
+          label,
+          role,
+          stats: report.stats as Measurement,
+          ...(reads > 0 ? { stale: { reads, stale } } : {}),
+        };
+      };
+      const baseline = 'readOsCwd() after process.chdir() (an OS read)';
+      const rows: RowResult[] = [await measured('noop', 'no-op (the two clock reads)', 'noop', 'none')];
+      const phases = [
+        () => measured('baseline', baseline, 'baseline', 'os'),
+        () => measured('provider', 'provider.cwd() after provider.chdir()', 'subject', 'provider'),
+        () => measured('control', `${baseline} (A/A)`, 'control', 'os'),
+      ];
+      for (const run of context.reverse ? phases.reverse() : phases) rows.push(await run());
+
+      const wrong = (keys: string[]) =>
+        rows.filter((row) => keys.includes(row.key)).reduce((sum, row) => sum + (row.stale?.stale ?? 0), 0);
+      const checks: Check[] = [
+        same('every OS read is the directory just published', wrong(['baseline', 'control']), 0),
+        same('no wrong read from a workerCoherent strategy', wrong(['provider']), 0),
+      ];
+      return { rows, checks };
+    });
   },
 };
