@@ -7,6 +7,7 @@ import process from 'node:process';
 import { parentPort, workerData } from 'node:worker_threads';
 import { readOsCwd, type StrategyDefinition } from '@cwdkit/core';
 import { compileRow, measureEach, measureFn, sink } from './measure.js';
+import { LOCKSTEP_SPINS } from './scenarios/worker-read.js';
 import type { Measurement } from './scenario.js';
 import { isStaleAfterChdir, isStaleRead } from './stale.js';
 
@@ -71,7 +72,10 @@ function afterChdir(source: 'none' | 'os' | 'provider', samples: number, counts:
   const next = (): number => {
     let generation = Atomics.load(shared, 0);
     for (let spins = 1; generation === seen; spins++) {
-      if ((spins & 0xffff) === 0 && Date.now() > deadline) throw new Error('the main thread stopped publishing');
+      if (spins > LOCKSTEP_SPINS) {
+        if (Date.now() > deadline) throw new Error('the main thread stopped publishing');
+        Atomics.wait(shared, 0, seen, 1);
+      }
       generation = Atomics.load(shared, 0);
     }
     seen = generation;
@@ -81,6 +85,7 @@ function afterChdir(source: 'none' | 'os' | 'provider', samples: number, counts:
       if (isStaleAfterChdir(sink.value as string, generation, dirs)) counts.stale++;
     }
     Atomics.store(shared, 2, generation);
+    Atomics.notify(shared, 2);
     return ns;
   };
   const warmUntil = performance.now() + Math.min(4 * minCpuTimeMs, 100);

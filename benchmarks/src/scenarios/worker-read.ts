@@ -9,6 +9,12 @@ import type { ReaderRequest } from '../worker-reader.js';
 
 /** Directories in the ring: far more than a reader's window of generations, so that a stale read can be told. */
 const RING = 64;
+/**
+ * Each side of the lockstep spins this long (~0.1 ms) for the other, then sleeps in Atomics.wait: on a quiet machine a
+ * handoff (one chdir) ends within the spin, so the timed read never follows a syscall of its own; on a busy one a thread
+ * that spins would hold the core the other needs.
+ */
+export const LOCKSTEP_SPINS = 1 << 16;
 /** A reader that never reports would leave the chdir loop spinning. */
 const PHASE_LIMIT_MS = 120_000;
 
@@ -63,6 +69,7 @@ async function withReaders<T>(
   const publish = (chdir: (directory: string) => void) => {
     chdir(dirs[generation % RING] as string);
     Atomics.store(shared, 0, generation); // after chdir has returned (trap 1)
+    Atomics.notify(shared, 0);
   };
 
   async function phase(request: ReaderRequest): Promise<ReaderReport[]> {
@@ -75,10 +82,15 @@ async function withReaders<T>(
     for (const worker of workers) worker.postMessage(request);
     const lockstep = request.mode === 'after-chdir';
     const deadline = Date.now() + PHASE_LIMIT_MS;
+    let waiting = 0; // spins since the last publish, in lockstep
     for (let spins = 1; Atomics.load(shared, 1) < workers.length; spins++) {
-      if (!lockstep || Atomics.load(shared, 2) === generation) {
+      const acknowledged = Atomics.load(shared, 2);
+      if (!lockstep || acknowledged === generation) {
         generation++;
         publish(chdir);
+        waiting = 0;
+      } else if (++waiting > LOCKSTEP_SPINS) {
+        Atomics.wait(shared, 2, acknowledged, 1); // the reader is not running: let it have the core
       }
       if ((spins & 1023) === 0 && Date.now() > deadline) throw new Error(`${scenario}: the readers did not finish`);
     }
