@@ -7,8 +7,8 @@ import process from 'node:process';
 import { parentPort, workerData } from 'node:worker_threads';
 import { readOsCwd, type StrategyDefinition } from '@cwdkit/core';
 import { compileRow, measureEach, measureFn, sink } from './measure.js';
-import { LOCKSTEP_SPINS } from './scenarios/worker-read.js';
 import type { Measurement } from './scenario.js';
+import { LOCKSTEP_SPINS } from './scenarios/worker-read.js';
 import { isStaleAfterChdir, isStaleRead } from './stale.js';
 
 interface ReaderData {
