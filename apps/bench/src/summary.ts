@@ -54,8 +54,10 @@ export const FLAGS = {
 /** Pools every process's rows into the report's lines, in the order they were first seen. */
 export function summarize(records: readonly JobRecord[]): RowSummary[] {
   const groups = new Map<string, Group>();
-  // The floor of each runtime: the median no-op of all its processes, steadier than any one process's.
+  // The floor of each scenario on each runtime: the median no-op of all its processes, steadier than any one process's.
+  // Per scenario, since a no-op is timed the way its scenario times (worker-after-chdir's is two clock reads).
   const noops = new Map<string, number[]>();
+  const floorOf = (runtime: string, scenario: string) => `${runtime}\u0000${scenario}`;
   for (const record of records) {
     const result = record.result;
     if (!result) continue;
@@ -63,7 +65,8 @@ export function summarize(records: readonly JobRecord[]): RowSummary[] {
     const baseline = row('baseline')?.stats.p50;
     const reference = row('reference')?.stats.p50;
     const noop = row('noop')?.stats.p50;
-    if (noop !== undefined) noops.set(record.runtime, [...(noops.get(record.runtime) ?? []), noop]);
+    const floor = floorOf(record.runtime, record.scenario);
+    if (noop !== undefined) noops.set(floor, [...(noops.get(floor) ?? []), noop]);
     for (const current of result.rows) {
       const own = current.role === 'subject';
       const id = [record.runtime, record.scenario, own ? record.strategy : '', current.key].join('\u0000');
@@ -105,7 +108,7 @@ export function summarize(records: readonly JobRecord[]): RowSummary[] {
   return [...groups.values()].map((group) => {
     const p50 = median(group.p50);
     const flag =
-      group.first.role !== 'noop' && p50 < 2 * median(noops.get(group.runtime) ?? [])
+      group.first.role !== 'noop' && p50 < 2 * median(noops.get(floorOf(group.runtime, group.scenario)) ?? [])
         ? FLAGS.noop
         : p50 < 10 * median(group.quantum)
           ? FLAGS.timer

@@ -44,9 +44,14 @@ describe('worker-after-chdir', () => {
     const [definition, url] = await fixture('reference');
     for (const reverse of [false, true]) {
       const result = await run(definition, url, reverse);
-      expect(result.checks.every((check) => check.ok)).toBe(true);
+      expect(result.checks).toEqual([
+        { name: 'every OS read is the directory just published', ok: true },
+        { name: 'no wrong read from a workerCoherent strategy', ok: true },
+      ]);
       const keys = ['baseline', 'provider', 'control'];
+      const roles = { noop: 'noop', baseline: 'baseline', provider: 'subject', control: 'control' };
       expect(result.rows.map((row) => row.key)).toEqual(['noop', ...(reverse ? keys.reverse() : keys)]);
+      for (const row of result.rows) expect(row.role).toBe(roles[row.key as keyof typeof roles]);
       for (const row of result.rows) {
         expect(row.stats).toMatchObject({ samples: 2000, opsPerSample: 1 });
         expect(row.stats.min).toBeLessThanOrEqual(row.stats.p50);

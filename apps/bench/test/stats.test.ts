@@ -124,6 +124,28 @@ describe('summarize', () => {
     expect(find(undefined, 'noop')?.flag).toBe(FLAGS.timer);
   });
 
+  it("holds each scenario to its own no-op: a scenario that times one read between two clock reads has a higher floor", () => {
+    const lockstep = (round: number, provider: number): JobRecord => ({
+      ...job('sab-atomics', round, [
+        row('noop', 'noop', 50),
+        row('baseline', 'baseline', 2000),
+        row('provider', 'subject', provider),
+      ]),
+      scenario: 'worker-after-chdir',
+    });
+    // Pooled over both scenarios the floor would be 25 ns (the median of 0.5, 0.5, 0.5, 50, 50, 50): 0.6 and 1 ns would
+    // stay flagged, and 80 ns, under 2 × 50, would not be.
+    const pooled = summarize([...records, lockstep(0, 80), lockstep(1, 80), lockstep(2, 80)]);
+    const line = (scenario: string, key: string) =>
+      pooled.find((l) => l.scenario === scenario && l.key === key && l.role !== 'noop');
+    expect(line('worker-after-chdir', 'provider')?.flag).toBe(FLAGS.noop);
+    expect(line('cwd-hot', 'cached-string')?.flag).toBe(FLAGS.noop);
+    const apart = summarize([...records, lockstep(0, 500), lockstep(1, 500), lockstep(2, 500)]);
+    expect(apart.find((l) => l.scenario === 'worker-after-chdir' && l.key === 'provider')?.flag).toBeUndefined();
+    // cwd-hot's baseline (10 ns) is not at a floor of 25 ns: it is held to cwd-hot's own 0.5.
+    expect(apart.find((l) => l.scenario === 'cwd-hot' && l.key === 'baseline')?.flag).toBeUndefined();
+  });
+
   it('skips failed jobs', () => {
     const failed: JobRecord = { ...(records[0] as JobRecord), result: undefined, error: 'exit code 1' };
     expect(summarize([failed])).toEqual([]);
