@@ -124,7 +124,7 @@ describe('summarize', () => {
     expect(find(undefined, 'noop')?.flag).toBe(FLAGS.timer);
   });
 
-  it("holds each scenario to its own no-op: a scenario that times one read between two clock reads has a higher floor", () => {
+  it('holds each scenario to its own no-op: a scenario that times one read between two clock reads has a higher floor', () => {
     const lockstep = (round: number, provider: number): JobRecord => ({
       ...job('sab-atomics', round, [
         row('noop', 'noop', 50),
