@@ -12,7 +12,20 @@ export interface CwdCapabilities {
    */
   readonly externalChange: 'immediate' | 'bounded' | 'never';
   readonly boundedMs?: number;
+  /**
+   * What chdir() changes. 'process' (the meaning when absent, as in every spec-1 strategy): the whole process's
+   * working directory. 'thread': in a worker, only that thread's own working directory (the main thread's chdir
+   * still changes the process's); install() then lets process.chdir work in workers.
+   */
+  readonly chdirScope?: 'process' | 'thread';
 }
+
+/**
+ * The key of a provider's own install step, for what only one strategy needs when installed (thread-cwd patches
+ * fs): install() calls `provider[installHook]()` after it swapped process.cwd/chdir, and the function it returns
+ * on uninstall(), before the originals go back. Registered, so every copy of core agrees on it.
+ */
+export const installHook: unique symbol = Symbol.for('cwdkit.installHook') as never;
 
 export interface CwdProvider extends Disposable {
   /** The registered name, e.g. "sab-atomics". */
@@ -28,6 +41,8 @@ export interface CwdProvider extends Disposable {
   invalidate(): void;
   /** Idempotent; [Symbol.dispose] calls it. */
   close(): void;
+  /** Present on strategies that patch more than process.cwd/chdir when installed; see installHook. */
+  readonly [installHook]?: () => () => void;
 }
 
 export interface StrategyDefinition<Options = undefined> {

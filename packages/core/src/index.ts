@@ -1,5 +1,5 @@
 export type { CwdCapabilities, CwdProvider, StrategyDefinition } from './contract.js';
-export { SPEC_VERSION } from './contract.js';
+export { installHook, SPEC_VERSION } from './contract.js';
 export type { ChdirError, CwdkitErrorCode } from './errors.js';
 export { chdirError, checkDirectory, codedError, hasCode } from './errors.js';
 export type { ProviderParts } from './provider.js';

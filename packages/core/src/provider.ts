@@ -1,4 +1,4 @@
-import type { CwdCapabilities, CwdProvider, StrategyDefinition } from './contract.js';
+import { type CwdCapabilities, type CwdProvider, installHook, type StrategyDefinition } from './contract.js';
 import { checkDirectory, codedError } from './errors.js';
 import { resolverFor } from './resolve.js';
 import { threadState } from './shared.js';
@@ -14,6 +14,8 @@ export interface ProviderParts {
   invalidate(): void;
   /** Releases what this provider holds; called once. */
   close?(): void;
+  /** What install() must also do for this strategy; returns its undo. Becomes provider[installHook]. */
+  install?(): () => void;
 }
 
 /** Every provider closed so far on this thread, whichever copy of core built it (install() refuses them). */
@@ -61,6 +63,7 @@ export function buildProvider(parts: ProviderParts): CwdProvider {
     [Symbol.dispose](): void {
       provider.close();
     },
+    ...(parts.install ? { [installHook]: parts.install } : {}),
   });
   return provider;
 }

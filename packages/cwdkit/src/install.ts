@@ -1,6 +1,6 @@
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { type CwdProvider, codedError, isClosed, isMainThread, runtime, threadState } from '@cwdkit/core';
+import { type CwdProvider, codedError, installHook, isClosed, isMainThread, runtime, threadState } from '@cwdkit/core';
 
 interface Slot {
   readonly owner: object;
@@ -12,10 +12,11 @@ interface Slot {
 /** One record per thread, shared by the ESM and CJS copies of core, so that a second install is seen by both. */
 const state = threadState('install', () => ({ installed: undefined as string | undefined }));
 
-function targets(): [object, 'cwd' | 'chdir', string][] {
+function targets(threadScoped: boolean): [object, 'cwd' | 'chdir', string][] {
   const list: [object, 'cwd' | 'chdir', string][] = [[process, 'cwd', 'process.cwd']];
-  // A worker keeps the runtime's refusal (and its `.disabled`), which libraries test before they chdir.
-  if (isMainThread) list.push([process, 'chdir', 'process.chdir']);
+  // A worker keeps the runtime's refusal (and its `.disabled`), which libraries test before they chdir, unless the
+  // strategy gives each thread a cwd of its own.
+  if (isMainThread || threadScoped) list.push([process, 'chdir', 'process.chdir']);
   const deno = (globalThis as { Deno?: object }).Deno;
   if (runtime === 'deno' && deno) list.push([deno, 'cwd', 'Deno.cwd'], [deno, 'chdir', 'Deno.chdir']);
   return list;
@@ -63,7 +64,10 @@ export function install(provider: CwdProvider): () => void {
       'ERR_CWDKIT_ALREADY_INSTALLED',
     );
   }
-  const slots = targets().map(capture); // checks every slot before the first is touched
+  // A thread-scoped chdir in a worker answers with its own errors: the runtime's original there only refuses.
+  const threadScoped = provider.capabilities?.chdirScope === 'thread';
+  const ownErrors = threadScoped && !isMainThread;
+  const slots = targets(threadScoped).map(capture); // checks every slot before the first is touched
 
   let active = true;
   // A library that wraps process.cwd while we are installed (graceful-fs does) keeps a reference to our function;
@@ -88,25 +92,37 @@ export function install(provider: CwdProvider): () => void {
               owner !== process && directory instanceof URL ? fileURLToPath(directory) : (directory as string),
             );
           } catch (error) {
-            if (!isOsError(error)) throw error;
+            if (ownErrors || !isOsError(error)) throw error;
             original.call(this, directory); // throws the runtime's own error class and wording
             provider.invalidate(); // it worked this time (a race): the provider must not keep the old answer
           }
         };
+  const restore = () => {
+    for (const { owner, key, descriptor } of slots) {
+      if (descriptor) Object.defineProperty(owner, key, descriptor);
+      else delete (owner as Record<string, unknown>)[key];
+    }
+  };
   for (const slot of slots) {
     const value = replacement(slot);
     if (slot.descriptor) Object.defineProperty(slot.owner, slot.key, { ...slot.descriptor, value });
     else Object.defineProperty(slot.owner, slot.key, { value, writable: true, configurable: true, enumerable: true });
+  }
+  // What only this strategy needs (thread-cwd patches fs): a failure there leaves everything as it was.
+  let undoStrategy: (() => void) | undefined;
+  try {
+    undoStrategy = provider[installHook]?.();
+  } catch (error) {
+    restore();
+    throw error;
   }
   state.installed = provider.strategy ?? 'unnamed';
 
   return function uninstall(): void {
     if (!active) return;
     active = false;
-    for (const { owner, key, descriptor } of slots) {
-      if (descriptor) Object.defineProperty(owner, key, descriptor);
-      else delete (owner as Record<string, unknown>)[key];
-    }
+    undoStrategy?.();
+    restore();
     state.installed = undefined;
   };
 }

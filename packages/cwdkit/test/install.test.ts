@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
 import { Worker } from 'node:worker_threads';
-import { buildProvider, osChdir, readOsCwd } from '@cwdkit/core';
+import { buildProvider, installHook, osChdir, readOsCwd } from '@cwdkit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CwdProvider, createCwdProvider, install, installed } from '../src/index.js';
 import { dist, fixtures, packageRoot, run, scratchDir } from './helpers.js';
@@ -163,6 +163,44 @@ describe('install()', () => {
   });
 });
 
+describe("a strategy's own install step (installHook)", () => {
+  function hooked(hook: () => () => void) {
+    return buildProvider({
+      strategy: 'hooked',
+      capabilities: { workerCoherent: true, chdirFromWorker: false, externalChange: 'immediate' },
+      cwd: readOsCwd,
+      chdir: osChdir,
+      invalidate() {},
+      install: hook,
+    });
+  }
+
+  it('runs after process.cwd is swapped, and its undo runs on uninstall() before the originals return', () => {
+    const log: string[] = [];
+    const provider = hooked(() => {
+      log.push(`install: cwd swapped ${process.cwd !== pristine.cwd}`);
+      return () => log.push(`undo: cwd still swapped ${process.cwd !== pristine.cwd}`);
+    });
+    expect(typeof provider[installHook]).toBe('function');
+    const uninstall = install(provider);
+    expect(log).toEqual(['install: cwd swapped true']);
+    uninstall();
+    uninstall(); // idempotent: the undo runs once
+    expect(log).toEqual(['install: cwd swapped true', 'undo: cwd still swapped true']);
+    expect(process.cwd).toBe(pristine.cwd);
+  });
+
+  it('a failing install step leaves everything as it was', () => {
+    const provider = hooked(() => {
+      throw Object.assign(new Error('cannot patch'), { code: 'ERR_TEST' });
+    });
+    expect(() => install(provider)).toThrow(expect.objectContaining({ code: 'ERR_TEST' }));
+    expect(process.cwd).toBe(pristine.cwd);
+    expect(process.chdir).toBe(pristine.chdir);
+    expect(installed()).toBeUndefined();
+  });
+});
+
 describe('trap 7: an installed provider never calls itself', () => {
   const realStrategies = ['naive', 'main-thread-cache', 'sab-atomics', 'mutex', 'native'].filter((name) => {
     try {
@@ -226,6 +264,22 @@ describe('install() in other places', () => {
       cwdCalls: 1,
       refusal: 'ERR_WORKER_UNSUPPORTED_OPERATION',
       restored: true,
+    });
+  });
+
+  it('in a worker, a thread-scoped provider gets process.chdir (no .disabled) and answers with its own errors', async () => {
+    const report = await new Promise((resolve, reject) => {
+      const worker = new Worker(path.join(fixtures, 'worker-thread-scope.mjs'), { workerData: scratch });
+      worker.once('message', resolve).once('error', reject);
+    });
+    expect(report).toEqual({
+      chdirReplaced: true,
+      disabled: undefined,
+      cwd: scratch,
+      osUnmoved: true,
+      failure: { code: 'ENOENT', syscall: 'chdir', cwd: scratch },
+      restored: true,
+      refusedAgain: 'ERR_WORKER_UNSUPPORTED_OPERATION',
     });
   });
 
