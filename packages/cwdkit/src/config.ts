@@ -2,19 +2,44 @@ import path from 'node:path';
 import type { StrategyDefinition } from '@cwdkit/core';
 import { exists, projectRoot, readJsonFile } from './files.js';
 
-/** One entry of a preference list: a declared strategy name, an explicit module path, or the strategy itself. */
-export type StrategyRequest = string | StrategyDefinition<never>;
-
-/** What createCwdProvider() accepts, and what a config file holds. */
-export interface CwdkitConfig {
-  /**
-   * A strategy name ("sab-atomics"), a path to a module ("./my-strategy.js"), a StrategyDefinition object, or a
-   * list of them in order of preference.
-   */
-  readonly strategy?: StrategyRequest | readonly StrategyRequest[];
-  /** Handed to the chosen strategy's create(); travels with `strategy` and needs it. */
-  readonly options?: Readonly<Record<string, unknown>>;
+/**
+ * A strategy package's module object, as `require('@cwdkit/sab-atomics')` or `import * as sabAtomics from …` gives it:
+ * its default export is the strategy.
+ */
+export interface StrategyModule<Options = never> {
+  readonly default: StrategyDefinition<Options>;
 }
+
+/** One entry of a preference list: a declared strategy name, an explicit module path, or the strategy itself. */
+export type StrategyRequest = string | StrategyDefinition<never> | StrategyModule;
+
+/**
+ * What createCwdProvider() accepts, and what a config file holds (a file holds names and paths only).
+ *
+ * One strategy object (or its module): `options` are typed by that strategy, e.g. `{ strategy: native, options: {
+ * mode: 'watch' } }`. A name or a list: `options` are either keyed by an entry of the list (`{ "native": { "mode":
+ * "cached" } }`: that strategy's own options) or flat, each key going to the strategies that declare it.
+ */
+export type CwdkitConfig<Options = never> =
+  | {
+      /** The strategy object, or its package's module object. */
+      readonly strategy: StrategyDefinition<Options> | StrategyModule<Options>;
+      /** Handed to its create(). */
+      readonly options?: NoInfer<Options>;
+    }
+  | {
+      /**
+       * A strategy name ("sab-atomics"), a path to a module ("./my-strategy.js"), or a list of names, paths and
+       * strategy objects in order of preference: the first that loads wins.
+       */
+      readonly strategy?: string | readonly StrategyRequest[];
+      /**
+       * For the strategy that wins; needs `strategy` beside it. A key that is an entry of the list (the name or the
+       * path as written) holds that strategy's own options; any other key goes to the strategies that declare it, and
+       * one that no listed strategy declares is refused.
+       */
+      readonly options?: Readonly<Record<string, unknown>>;
+    };
 
 /** The files the config search reads in each folder, in order. */
 export const CONFIG_FILES = ['cwdkit.config.json', '.cwdkitrc.json', 'package.json'] as const;

@@ -9,9 +9,10 @@ import {
   defineStrategy,
   didYouMean,
   hasCode,
+  runtime,
   type StrategyDefinition,
 } from '@cwdkit/core';
-import { type CwdkitConfig, findConfig, type StrategyRequest } from './config.js';
+import { type CwdkitConfig, findConfig } from './config.js';
 import { exists, projectRoot } from './files.js';
 import {
   type DeclaredStrategy,
@@ -39,7 +40,8 @@ export const DEFAULT_STRATEGIES: readonly string[] = Object.freeze([
 export const STRATEGY_VARIABLE = 'CWDKIT_STRATEGY';
 
 export type SelectionSource =
-  | { readonly kind: 'argument' }
+  /** `function` is the one that was called, e.g. "createCwdProviderSync". */
+  | { readonly kind: 'argument'; readonly function: string }
   | { readonly kind: 'environment'; readonly variable: string }
   | { readonly kind: 'file'; readonly file: string }
   | { readonly kind: 'default' };
@@ -57,8 +59,11 @@ export interface StrategySelection {
   readonly skipped: readonly { readonly request: string; readonly error: Error }[];
 }
 
+/** An entry of a preference list once read: a name or path as written, or a strategy object (a module unwrapped). */
+type Entry = string | StrategyDefinition<never>;
+
 interface Plan {
-  readonly requests: readonly StrategyRequest[];
+  readonly requests: readonly Entry[];
   readonly options: Readonly<Record<string, unknown>> | undefined;
   readonly source: SelectionSource;
   /** Where explicit relative paths are resolved from (the config file's folder, or the cwd for the argument). */
@@ -82,7 +87,27 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const isStrategyObject = (value: unknown): value is StrategyDefinition<never> => isRecord(value) && 'create' in value;
+/**
+ * The strategy an object passed in stands for: a StrategyDefinition itself, or a module object (a CommonJS
+ * `require()`, an ES module namespace) whose default export is one.
+ */
+function strategyOf(value: unknown): StrategyDefinition<never> | undefined {
+  if (!isRecord(value)) return undefined;
+  const found = 'create' in value ? value : value.default;
+  return isRecord(found) && 'create' in found ? (found as unknown as StrategyDefinition<never>) : undefined;
+}
+
+/**
+ * The option keys of the published strategies, so that options beside a preference list are checked even for an
+ * entry that is not installed (see optionsFor). A test holds them to each package's own `options`.
+ */
+export const PUBLISHED_OPTIONS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  native: ['mode', 'intervalMs'],
+  'sab-atomics': [],
+  mutex: [],
+  naive: [],
+  'main-thread-cache': [],
+});
 
 /**
  * Checks one config object (the argument or a file's content) and returns its requests and options.
@@ -93,8 +118,9 @@ function readConfig(
   value: unknown,
   fail: (key: string, problem: string) => Error,
   objects: boolean,
-): { requests: StrategyRequest[] | undefined; options: Record<string, unknown> | undefined } {
-  if (objects && isStrategyObject(value)) return { requests: [value], options: undefined };
+): { requests: Entry[] | undefined; options: Record<string, unknown> | undefined } {
+  const passed = objects ? strategyOf(value) : undefined;
+  if (passed !== undefined) return { requests: [passed], options: undefined };
   if (!isRecord(value))
     throw fail('', `must be an object such as {"strategy": "sab-atomics"}, got ${describeValue(value)}`);
   for (const key of Object.keys(value)) {
@@ -104,24 +130,37 @@ function readConfig(
     }
   }
   const { strategy, options } = value;
-  const valid = (entry: unknown) =>
-    (typeof entry === 'string' && entry.length > 0) || (objects && isStrategyObject(entry));
-  let requests: StrategyRequest[] | undefined;
-  if (valid(strategy)) requests = [strategy as StrategyRequest];
+  const request = (entry: unknown) =>
+    typeof entry === 'string' && entry.length > 0 ? entry : objects ? strategyOf(entry) : undefined;
+  // An object that is not a strategy is most often a module object whose strategy sits somewhere else.
+  const hint = (entry: unknown) =>
+    objects && isRecord(entry)
+      ? "; an object must be a strategy (with create()) or a strategy package's module, whose default export is one " +
+        "(require('@cwdkit/sab-atomics').default)"
+      : '';
+  let requests: Entry[] | undefined;
+  const single = request(strategy);
+  if (single !== undefined) requests = [single];
   else if (Array.isArray(strategy) && strategy.length > 0) {
-    strategy.forEach((entry: unknown, index) => {
-      if (!valid(entry)) {
-        throw fail(`strategy[${index}]`, `must be a strategy name or module path, got ${describeValue(entry)}`);
-      }
+    requests = strategy.map((entry: unknown, index) => {
+      const found = request(entry);
+      if (found !== undefined) return found;
+      throw fail(
+        `strategy[${index}]`,
+        `must be a strategy name or module path${objects ? ', or a strategy object' : ''}, got ${describeValue(entry)}${hint(entry)}`,
+      );
     });
-    requests = [...(strategy as StrategyRequest[])];
   } else if (strategy !== undefined) {
-    throw fail('strategy', `must be a strategy name or a non-empty list of names, got ${describeValue(strategy)}`);
+    throw fail(
+      'strategy',
+      `must be a strategy name${objects ? ', a strategy object' : ''} or a non-empty list of them, got ` +
+        `${describeValue(strategy)}${hint(strategy)}`,
+    );
   }
   if (options !== undefined && !isRecord(options))
     throw fail('options', `must be an object, got ${describeValue(options)}`);
   if (options !== undefined && requests === undefined) {
-    throw fail('options', 'needs "strategy" beside it: options belong to one strategy');
+    throw fail('options', 'needs "strategy" beside it: options belong to the strategies it names');
   }
   return { requests, options: options as Record<string, unknown> | undefined };
 }
@@ -135,19 +174,25 @@ function currentDirectory(): string | undefined {
   }
 }
 
-function fromArgument(config: unknown, cwd: string | undefined, project: string | undefined): Plan | undefined {
+function fromArgument(
+  config: unknown,
+  caller: string,
+  cwd: string | undefined,
+  project: string | undefined,
+): Plan | undefined {
   if (config === undefined) return undefined;
   const { requests, options } = readConfig(
     config,
     (key, problem) =>
       codedError(
-        new TypeError(`createCwdProvider(): ${key === '' ? 'the config argument' : `"${key}"`} ${problem}`),
+        new TypeError(`${caller}(): ${key === '' ? 'the config argument' : `"${key}"`} ${problem}`),
         key === '' ? 'ERR_INVALID_ARG_TYPE' : 'ERR_INVALID_ARG_VALUE',
       ),
     true,
   );
   if (requests === undefined) return undefined;
-  return { requests, options, source: { kind: 'argument' }, base: cwd, folders: strategyFolders(ownPackage, project) };
+  const source = { kind: 'argument', function: caller } as const;
+  return { requests, options, source, base: cwd, folders: strategyFolders(ownPackage, project) };
 }
 
 function fromEnvironment(project: string | undefined): Plan | undefined {
@@ -209,11 +254,11 @@ function fromConfigFile(cwd: string | undefined): Plan | undefined {
   };
 }
 
-function plan(config: unknown): Plan {
+function plan(config: unknown, caller: string): Plan {
   const cwd = currentDirectory();
   const project = cwd === undefined ? undefined : projectRoot(cwd);
   return (
-    fromArgument(config, cwd, project) ??
+    fromArgument(config, caller, cwd, project) ??
     fromEnvironment(project) ??
     fromConfigFile(cwd) ?? {
       requests: DEFAULT_STRATEGIES,
@@ -228,7 +273,7 @@ function plan(config: unknown): Plan {
 export function describeSource(source: SelectionSource): string {
   switch (source.kind) {
     case 'argument':
-      return 'the argument of createCwdProvider()';
+      return `the argument of ${source.function}()`;
     case 'environment':
       return `the environment variable ${source.variable}`;
     case 'file':
@@ -253,7 +298,7 @@ function unknownStrategy(request: string, plan: Plan, known: Map<string, Declare
 }
 
 /** What a preference list entry names: a strategy object, a declared package, or a module path. */
-function locate(request: StrategyRequest, plan: Plan, known: () => Map<string, DeclaredStrategy>): Candidate {
+function locate(request: Entry, plan: Plan, known: () => Map<string, DeclaredStrategy>): Candidate {
   if (typeof request !== 'string')
     return { request: String(request.name), definition: request as StrategyDefinition<unknown> };
   if (plan.source.kind !== 'environment' && isExplicitPath(request)) {
@@ -302,8 +347,21 @@ function locate(request: StrategyRequest, plan: Plan, known: () => Map<string, D
   return { request, declared };
 }
 
+/** On Deno, the permission error somewhere in a load failure's causes (--allow-ffi not given, for native). */
+function deniedPermission(error: unknown): Error | undefined {
+  for (let cause = error; runtime === 'deno' && cause instanceof Error; cause = cause.cause) {
+    if (cause.name === 'NotCapable' || cause.name === 'PermissionDenied') return cause;
+  }
+  return undefined;
+}
+
 function loadFailed(request: string, cause: unknown): Error {
-  const reason = cause instanceof Error ? cause.message : String(cause);
+  const denied = deniedPermission(cause);
+  const reason = denied
+    ? `Deno did not grant the permission it needs: ${denied.message}`
+    : cause instanceof Error
+      ? cause.message
+      : String(cause);
   return codedError(
     new Error(`The cwdkit strategy ${JSON.stringify(request)} failed to load: ${reason}`, { cause }),
     'ERR_CWDKIT_STRATEGY_LOAD_FAILED',
@@ -321,6 +379,73 @@ function definitionOf(request: string, file: string | undefined, exports: unknow
     (error as Error).message = `${file ?? request}: ${(error as Error).message}`;
     throw error;
   }
+}
+
+/** The name an entry of the preference list goes by as a key of `options`: as written, or a strategy object's name. */
+const entryName = (request: Entry): string => (typeof request === 'string' ? request : String(request.name));
+
+/**
+ * What the winner's create() gets from `options` (see CwdkitConfig): a key naming an entry of the list holds that
+ * entry's own options, checked against what it declares wherever that is known (a strategy object, the winner, a
+ * published name); any other key goes to the winner if it declares it, is left to another entry that declares it,
+ * and is refused when none does. So options never make a preference list fail because they fit another entry.
+ */
+function optionsFor(plan: Plan, request: string, definition: StrategyDefinition<unknown>) {
+  const { options } = plan;
+  if (options === undefined) return undefined;
+  const names = plan.requests.map(entryName);
+  const isWinner = (entry: string) => entry === request || entry === definition.name;
+  const declared = (entry: string): readonly string[] | undefined => {
+    if (isWinner(entry)) return definition.options ?? [];
+    const object = plan.requests.find((other) => typeof other !== 'string' && other.name === entry);
+    if (typeof object === 'object') return (object.options as readonly string[] | undefined) ?? [];
+    return Object.hasOwn(PUBLISHED_OPTIONS, entry) ? PUBLISHED_OPTIONS[entry] : undefined;
+  };
+  const own: readonly string[] = definition.options ?? [];
+  const chosen: Record<string, unknown> = {};
+  let keyed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (names.includes(key) || key === definition.name) {
+      if (!isRecord(value)) {
+        throw codedError(
+          new TypeError(`"options.${key}" must be an object: the options of the strategy ${JSON.stringify(key)}`),
+          'ERR_INVALID_ARG_VALUE',
+        );
+      }
+      const keys = declared(key);
+      if (keys !== undefined) checkOptions(isWinner(key) ? definition.name : key, keys, value);
+      if (isWinner(key)) keyed = { ...keyed, ...value };
+    } else if (own.includes(key)) chosen[key] = value;
+    else if (names.length === 1) checkOptions(definition.name, own, { [key]: value });
+    else if (!names.some((entry) => !isWinner(entry) && declared(entry)?.includes(key))) {
+      throw declaredByNone(key, names, declared);
+    }
+  }
+  const given = { ...chosen, ...keyed };
+  return Object.keys(given).length === 0 ? undefined : given;
+}
+
+function declaredByNone(key: string, names: string[], declared: (entry: string) => readonly string[] | undefined) {
+  const known = names.filter((entry) => declared(entry) !== undefined);
+  const hint = didYouMean(key, [...known.flatMap((entry) => declared(entry) ?? []), ...names]);
+  const takes = known.map((entry) => {
+    const keys = declared(entry) ?? [];
+    return `${entry} ${keys.length === 0 ? 'takes no options' : `takes: ${keys.join(', ')}`}`;
+  });
+  const unknown = names
+    .filter((entry) => declared(entry) === undefined)
+    .map(
+      (entry) =>
+        `; ${JSON.stringify(entry)} is not loaded, so its options are unknown: to give it options, key them by it: ` +
+        `"options": {${JSON.stringify(entry)}: {${JSON.stringify(key)}: …}}`,
+    );
+  return codedError(
+    new TypeError(
+      `The cwdkit option ${JSON.stringify(key)} is an option of none of the listed strategies (${names.join(', ')})` +
+        `${hint ? ` (did you mean "${hint}"?)` : ''}: ${takes.join('; ')}${unknown.join('')}`,
+    ),
+    'ERR_INVALID_ARG_VALUE',
+  );
 }
 
 /** A failure that stops the whole selection instead of moving on to the next preference. */
@@ -345,8 +470,8 @@ function noStrategy(plan: Plan, skipped: StrategySelection['skipped']): Error {
 }
 
 /** One selection: walks the preference list, records what it passes over, and judges what it loads. */
-function selector(config: unknown) {
-  const chosen = plan(config);
+function selector(config: unknown, caller: string) {
+  const chosen = plan(config, caller);
   let known: Map<string, DeclaredStrategy> | undefined;
   const lookup = () => {
     known ??= declaredStrategies(chosen.folders);
@@ -363,7 +488,7 @@ function selector(config: unknown) {
         try {
           yield locate(request, chosen, lookup);
         } catch (error) {
-          fail(typeof request === 'string' ? request : String(request.name), error);
+          fail(entryName(request), error);
         }
       }
     },
@@ -386,20 +511,14 @@ function selector(config: unknown) {
           ),
         );
       }
+      let options: Record<string, unknown> | undefined;
       try {
-        checkOptions(definition.name, definition.options ?? [], chosen.options);
+        options = optionsFor(chosen, candidate.request, definition);
       } catch (error) {
         (error as Error).message += ` (options from ${describeSource(chosen.source)})`;
         throw error;
       }
-      return {
-        definition,
-        request: candidate.request,
-        module: file,
-        source: chosen.source,
-        options: chosen.options,
-        skipped,
-      };
+      return { definition, request: candidate.request, module: file, source: chosen.source, options, skipped };
     },
     fail,
     done(): never {
@@ -412,8 +531,12 @@ function selector(config: unknown) {
  * Chooses a strategy without creating a provider: the argument, then CWDKIT_STRATEGY, then the nearest config file,
  * then DEFAULT_STRATEGIES. The first entry of the chosen list that loads wins.
  */
-export async function selectStrategy(config?: CwdkitConfig): Promise<StrategySelection> {
-  const selecting = selector(config);
+export function selectStrategy<Options = never>(config?: CwdkitConfig<Options>): Promise<StrategySelection> {
+  return select(config, 'selectStrategy');
+}
+
+async function select(config: unknown, caller: string): Promise<StrategySelection> {
+  const selecting = selector(config, caller);
   for (const candidate of selecting.candidates()) {
     try {
       const file = selecting.file(candidate, 'import');
@@ -432,8 +555,12 @@ export async function selectStrategy(config?: CwdkitConfig): Promise<StrategySel
 }
 
 /** selectStrategy for CommonJS and start-up code: loads the strategy with require() (an ES module needs Node 20.19+). */
-export function selectStrategySync(config?: CwdkitConfig): StrategySelection {
-  const selecting = selector(config);
+export function selectStrategySync<Options = never>(config?: CwdkitConfig<Options>): StrategySelection {
+  return selectSync(config, 'selectStrategySync');
+}
+
+function selectSync(config: unknown, caller: string): StrategySelection {
+  const selecting = selector(config, caller);
   for (const candidate of selecting.candidates()) {
     try {
       const file = selecting.file(candidate, 'require');
@@ -451,14 +578,17 @@ export function selectStrategySync(config?: CwdkitConfig): StrategySelection {
   return selecting.done();
 }
 
-/** A CwdProvider of the strategy chosen by configuration (see selectStrategy). */
-export async function createCwdProvider(config?: CwdkitConfig): Promise<CwdProvider> {
-  const { definition, options } = await selectStrategy(config);
+/**
+ * A CwdProvider of the strategy chosen by configuration (see selectStrategy). Given one strategy object, its
+ * `options` are typed by that strategy.
+ */
+export async function createCwdProvider<Options = never>(config?: CwdkitConfig<Options>): Promise<CwdProvider> {
+  const { definition, options } = await select(config, 'createCwdProvider');
   return definition.create(options);
 }
 
 /** createCwdProvider for CommonJS and start-up code. */
-export function createCwdProviderSync(config?: CwdkitConfig): CwdProvider {
-  const { definition, options } = selectStrategySync(config);
+export function createCwdProviderSync<Options = never>(config?: CwdkitConfig<Options>): CwdProvider {
+  const { definition, options } = selectSync(config, 'createCwdProviderSync');
   return definition.create(options);
 }

@@ -23,12 +23,16 @@ export function writeFile(file: string, content: string | object): string {
  * A strategy module on disk that needs nothing else: its provider reports the strategy's name and the options it was
  * created with, so a test can see which module won and what reached create().
  */
-export function strategySource(name: string, format: 'esm' | 'cjs' = 'esm'): string {
+export function strategySource(
+  name: string,
+  format: 'esm' | 'cjs' = 'esm',
+  options: readonly string[] = ['a', 'x', 'level', 'fromFile'],
+): string {
   const body = `{
   specVersion: 1,
   name: ${JSON.stringify(name)},
   description: 'fixture strategy ${name}',
-  options: ['a', 'x', 'level', 'fromFile'],
+  options: ${JSON.stringify(options)},
   create(options) {
     return {
       strategy: ${JSON.stringify(name)},
@@ -52,11 +56,17 @@ export function strategySource(name: string, format: 'esm' | 'cjs' = 'esm'): str
  * An installed package `node_modules/<packageName>` in `root` that declares the strategy `name` in its package.json,
  * its default export a fixture strategy.
  */
-export function installStrategyPackage(root: string, packageName: string, name: string, format: 'esm' | 'cjs' = 'esm') {
+export function installStrategyPackage(
+  root: string,
+  packageName: string,
+  name: string,
+  format: 'esm' | 'cjs' = 'esm',
+  options?: readonly string[],
+) {
   const dir = path.join(root, 'node_modules', packageName);
   const main = format === 'esm' ? 'index.mjs' : 'index.cjs';
   writeFile(path.join(dir, 'package.json'), { name: packageName, version: '1.0.0', main, cwdkit: { strategy: name } });
-  writeFile(path.join(dir, main), strategySource(name, format));
+  writeFile(path.join(dir, main), strategySource(name, format, options));
   return dir;
 }
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot, run, scratchDir, writeFile } from './helpers.js';
+import { copyPackage, packageRoot, run, scratchDir, writeFile } from './helpers.js';
 
 const repository = path.resolve(packageRoot, '../..');
 const bin = path.join(repository, 'node_modules/.bin');
@@ -21,12 +21,12 @@ interface Example {
   readonly code: string;
 }
 
-function examples(): Example[] {
+function examples(language = /^```(js|mjs)\s*$/, files = readmes): Example[] {
   const found: Example[] = [];
-  for (const readme of readmes) {
+  for (const readme of files) {
     const lines = fs.readFileSync(path.join(repository, readme), 'utf8').split('\n');
     for (let i = 0; i < lines.length; i++) {
-      if (!/^```(js|mjs)\s*$/.test(lines[i] as string)) continue;
+      if (!language.test(lines[i] as string)) continue;
       const end = lines.indexOf('```', i + 1);
       found.push({ readme, line: i + 1, code: lines.slice(i + 1, end).join('\n') });
       i = end;
@@ -78,5 +78,61 @@ describe('README examples', () => {
     const result = await run(command, [...args, file], { cwd: project });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
+  });
+});
+
+// The cwdkit README's config examples, as cwdkit.config.json, where the strategies they prefer are installed (the
+// workspace) and where only the last one is (a project with cwdkit and the real @cwdkit/sab-atomics copied in).
+describe('cwdkit README config examples', () => {
+  const configs = examples(/^```json\s*$/, ['packages/cwdkit/README.md']).filter(({ code }) =>
+    code.includes('"strategy"'),
+  );
+  let lean: string;
+  beforeAll(() => {
+    lean = scratchDir('cwdkit-readme-lean-');
+    copyPackage(lean);
+    writeFile(path.join(lean, 'package.json'), { name: 'lean', private: true, type: 'module' });
+    for (const part of ['dist', 'package.json']) {
+      fs.cpSync(
+        path.join(repository, 'packages/sab-atomics', part),
+        path.join(lean, 'node_modules/@cwdkit/sab-atomics', part),
+        {
+          recursive: true,
+        },
+      );
+    }
+  });
+  afterAll(() => {
+    fs.rmSync(lean, { recursive: true, force: true });
+  });
+
+  it('there is one with a preference list and options', () => {
+    expect(configs.some(({ code }) => code.includes('"options"') && code.includes('['))).toBe(true);
+  });
+
+  it.each(
+    configs.flatMap((example) =>
+      runtimes.flatMap((runtime) =>
+        (['with every strategy', 'with only its last strategy'] as const).map(
+          (where) => [`packages/cwdkit/README.md:${example.line}`, where, runtime[0], example, runtime] as const,
+        ),
+      ),
+    ),
+  )('%s %s installed, on %s', async (_where, where, _name, example, [, command, args]) => {
+    const dir = where === 'with every strategy' ? project : lean;
+    const config = JSON.parse(example.code) as { strategy: string | string[] };
+    fs.writeFileSync(path.join(dir, 'cwdkit.config.json'), example.code);
+    const file = writeFile(
+      path.join(dir, `config-${example.line}.mjs`),
+      "import { createCwdProvider } from 'cwdkit';\nconsole.log((await createCwdProvider()).strategy);\n",
+    );
+    try {
+      const result = await run(command, [...args, file], { cwd: dir });
+      expect(result.stderr).toBe('');
+      const names = [config.strategy].flat();
+      expect(result.stdout.trim()).toBe(where === 'with every strategy' ? names[0] : names.at(-1));
+    } finally {
+      fs.rmSync(path.join(dir, 'cwdkit.config.json'));
+    }
   });
 });

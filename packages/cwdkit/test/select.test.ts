@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
@@ -13,6 +14,7 @@ import {
   selectStrategy,
   selectStrategySync,
 } from '../src/index.js';
+import { PUBLISHED_OPTIONS } from '../src/select.js';
 import { installStrategyPackage, scratchDir, strategySource, writeFile } from './helpers.js';
 
 type Fixture = CwdProvider & { options: unknown };
@@ -57,14 +59,15 @@ const modes: Mode[] = [
   },
 ];
 
-describe.each(modes)('precedence ($mode)', ({ select, create }) => {
+describe.each(modes)('precedence ($mode)', ({ mode, select, create }) => {
+  const called = mode === 'async' ? 'selectStrategy' : 'selectStrategySync';
   it('the argument beats the environment and config files, and its options reach create()', async () => {
     process.env.CWDKIT_STRATEGY = 'sab-atomics';
     writeFile(path.join(work, 'cwdkit.config.json'), { strategy: 'naive' });
     const provider = (await create({ strategy: 'mutex', options: { level: 3 } })) as Fixture;
     expect(provider.strategy).toBe('mutex');
     expect(provider.options).toEqual({ level: 3 });
-    expect((await select({ strategy: 'mutex' })).source).toEqual({ kind: 'argument' });
+    expect((await select({ strategy: 'mutex' })).source).toEqual({ kind: 'argument', function: called });
   });
 
   it('CWDKIT_STRATEGY beats config files and hands no options over', async () => {
@@ -162,7 +165,7 @@ describe.each(modes)('precedence ($mode)', ({ select, create }) => {
       'ERR_CWDKIT_STRATEGY_LOAD_FAILED',
       'ERR_CWDKIT_INVALID_STRATEGY',
     ]);
-    expect(error.message).toContain('the argument of createCwdProvider()');
+    expect(error.message).toContain('the argument of selectStrategy');
     expect(error.message).toContain('../../missing.mjs: ');
     expect(error.message).toContain('boom at load');
     expect(error.message).toContain('has no create() function');
@@ -171,6 +174,146 @@ describe.each(modes)('precedence ($mode)', ({ select, create }) => {
   it('a single entry that fails throws its own error', async () => {
     await expect(select({ strategy: './nowhere.mjs' })).rejects.toMatchObject({
       code: 'ERR_CWDKIT_STRATEGY_NOT_INSTALLED',
+    });
+  });
+});
+
+describe.each(modes)('options beside a preference list ($mode)', ({ select, create }) => {
+  // The fixtures declare what the published packages declare: native takes mode and intervalMs, sab-atomics nothing.
+  // Without native: its package is there but does not load, like an addon with no binary for the platform (the
+  // workspace's real native would serve a name whose fixture is deleted; readme.test.ts has native not installed).
+  function publishedFixtures({ native }: { native: boolean }): void {
+    const dir = installStrategyPackage(root, '@cwdkit/native', 'native', 'esm', ['mode', 'intervalMs']);
+    if (!native) fs.writeFileSync(path.join(dir, 'index.mjs'), 'throw new Error("no addon loads");\n');
+    installStrategyPackage(root, '@cwdkit/sab-atomics', 'sab-atomics', 'esm', []);
+  }
+  async function failure(config?: CwdkitConfig): Promise<Error & { code: string }> {
+    return select(config).then(
+      () => expect.fail('expected the selection to fail'),
+      (error: Error & { code: string }) => error,
+    );
+  }
+  const list = ['native', 'sab-atomics'];
+
+  it.each([
+    ['flat', { mode: 'cached' }],
+    ['per-strategy', { native: { mode: 'cached' } }],
+  ])('%s options that only native takes: native gets them', async (_form, options) => {
+    publishedFixtures({ native: true });
+    const provider = (await create({ strategy: list, options })) as Fixture;
+    expect([provider.strategy, provider.options]).toEqual(['native', { mode: 'cached' }]);
+  });
+
+  it.each([
+    ['flat', { mode: 'cached' }],
+    ['per-strategy', { native: { mode: 'cached' } }],
+  ])('%s options that only native takes: without native, sab-atomics runs without them', async (_form, options) => {
+    publishedFixtures({ native: false });
+    const chosen = await select({ strategy: list, options });
+    expect([chosen.definition.name, chosen.options]).toEqual(['sab-atomics', undefined]);
+    expect(chosen.skipped.map((s) => s.request)).toEqual(['native']);
+    expect(((await create({ strategy: list, options })) as Fixture).options).toBeUndefined();
+  });
+
+  it('the same from a config file, and flat and per-strategy options together', async () => {
+    publishedFixtures({ native: false });
+    installStrategyPackage(root, '@cwdkit/mutex', 'mutex', 'cjs', ['level']);
+    writeFile(path.join(root, 'cwdkit.config.json'), {
+      strategy: ['native', 'mutex'],
+      options: { mode: 'watch', level: 1, mutex: { level: 2 } },
+    });
+    const chosen = await select();
+    expect([chosen.definition.name, chosen.options]).toEqual(['mutex', { level: 2 }]);
+  });
+
+  it('a single strategy still refuses a key it does not declare', async () => {
+    publishedFixtures({ native: false });
+    const error = await failure({ strategy: 'sab-atomics', options: { mode: 'cached' } });
+    expect(error.code).toBe('ERR_INVALID_ARG_VALUE');
+    expect(error.message).toContain('The cwdkit strategy "sab-atomics" has no option "mode"; it takes no options');
+  });
+
+  it.each([true, false])(
+    'a flat key no listed strategy declares stops the list, naming the list and the near miss (native installed: %s)',
+    async (native) => {
+      publishedFixtures({ native });
+      const error = await failure({ strategy: list, options: { mdoe: 'cached' } });
+      expect(error.code).toBe('ERR_INVALID_ARG_VALUE');
+      expect(error.message).toContain('"mdoe" is an option of none of the listed strategies (native, sab-atomics)');
+      expect(error.message).toContain('did you mean "mode"?');
+      expect(error.message).toContain('native takes: mode, intervalMs; sab-atomics takes no options');
+    },
+  );
+
+  it.each([true, false])(
+    "a typo inside a strategy's own options is refused, installed or not (native installed: %s)",
+    async (native) => {
+      publishedFixtures({ native });
+      const error = await failure({ strategy: list, options: { native: { mdoe: 'cached' } } });
+      expect(error.code).toBe('ERR_INVALID_ARG_VALUE');
+      expect(error.message).toContain('The cwdkit strategy "native" has no option "mdoe" (did you mean "mode"?)');
+    },
+  );
+
+  it("a strategy's own options must be an object", async () => {
+    publishedFixtures({ native: false });
+    const error = await failure({ strategy: list, options: { native: 'cached' } });
+    expect(error.code).toBe('ERR_INVALID_ARG_VALUE');
+    expect(error.message).toContain('"options.native" must be an object');
+  });
+
+  it('a module path is keyed as written; its options are unknown until it loads, so a flat key says how', async () => {
+    publishedFixtures({ native: false });
+    writeFile(path.join(work, 'custom.mjs'), strategySource('custom', 'esm', ['x']));
+    const keyed = await select({ strategy: ['./custom.mjs', 'naive'], options: { './custom.mjs': { x: 1 } } });
+    expect([keyed.definition.name, keyed.options]).toEqual(['custom', { x: 1 }]);
+    fs.rmSync(path.join(work, 'custom.mjs'));
+    const fellBack = await select({ strategy: ['./custom.mjs', 'sab-atomics'], options: { './custom.mjs': { x: 1 } } });
+    expect([fellBack.definition.name, fellBack.options]).toEqual(['sab-atomics', undefined]);
+    const error = await failure({ strategy: ['./custom.mjs', 'sab-atomics'], options: { x: 1 } });
+    expect(error.code).toBe('ERR_INVALID_ARG_VALUE');
+    expect(error.message).toContain('"./custom.mjs" is not loaded, so its options are unknown');
+    expect(error.message).toContain('"options": {"./custom.mjs": {"x": …}}');
+  });
+
+  it('the option keys cwdkit knows for the published strategies are the ones the packages declare', async () => {
+    for (const name of DEFAULT_STRATEGIES) {
+      const { default: definition } = await import(`@cwdkit/${name}`);
+      expect([name, PUBLISHED_OPTIONS[name]]).toEqual([name, definition.options ?? []]);
+    }
+  });
+});
+
+describe.each(modes)('strategy objects and modules ($mode)', ({ mode, select, create }) => {
+  it('a CommonJS module object or an ES module namespace is taken for its default export', async () => {
+    const required = createRequire(import.meta.url)('@cwdkit/sab-atomics');
+    const namespace = await import('@cwdkit/sab-atomics');
+    for (const module of [required, namespace]) {
+      expect((await select({ strategy: module })).definition.name).toBe('sab-atomics');
+      expect((await select({ strategy: ['nowhere-installed', module] })).definition.name).toBe('sab-atomics');
+      expect((await select(module)).definition.name).toBe('sab-atomics');
+    }
+    const provider = createCwdProviderSync({ strategy: required });
+    expect(provider.strategy).toBe('sab-atomics');
+    provider.close();
+  });
+
+  it('an object that is neither: the error names the function called and says what to pass', async () => {
+    const config = { strategy: { createProvider() {} } } as never;
+    const errors = await Promise.all(
+      [select, create].map((call) =>
+        call(config).then(
+          () => expect.fail('expected the selection to fail'),
+          (e: Error & { code: string }) => e,
+        ),
+      ),
+    );
+    const names =
+      mode === 'async' ? ['selectStrategy', 'createCwdProvider'] : ['selectStrategySync', 'createCwdProviderSync'];
+    errors.forEach((error, i) => {
+      expect(error.code).toBe('ERR_INVALID_ARG_VALUE');
+      expect(error.message.startsWith(`${names[i]}(): "strategy" must be`), error.message).toBe(true);
+      expect(error.message).toContain("require('@cwdkit/sab-atomics').default");
     });
   });
 });
@@ -280,8 +423,8 @@ describe.each(modes)('errors ($mode)', ({ select }) => {
   });
 
   it.each([
-    [{ strategy: 42 }, '"strategy" must be a strategy name or a non-empty list of names, got number 42'],
-    [{ strategy: [] }, '"strategy" must be a strategy name or a non-empty list of names, got an array'],
+    [{ strategy: 42 }, '"strategy" must be a strategy name or a non-empty list of them, got number 42'],
+    [{ strategy: [] }, '"strategy" must be a strategy name or a non-empty list of them, got an array'],
     [{ strategy: ['naive', 3] }, '"strategy[1]" must be a strategy name or module path, got number 3'],
     [{ strategy: 'naive', options: 'fast' }, '"options" must be an object, got "fast"'],
     [{ strategy: 'naive', stratgy: 'x' }, '"stratgy" is not a known key'],
