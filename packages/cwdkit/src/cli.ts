@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
+import { fileURLToPath } from 'node:url';
 import { didYouMean, hasCode, runtime } from '@cwdkit/core';
 import { describeSource, installed, selectStrategy } from './index.js';
 
@@ -10,6 +11,9 @@ Commands:
   which        print the strategy createCwdProvider() chooses in this directory, where the
                choice came from, its capabilities, what is installed in this process, and
                what cwd() costs in a worker whose main thread never loaded it (measured)
+  flag         print the Node flag that installs cwdkit/register by its absolute file: URL,
+               which child processes find from any directory:
+               export NODE_OPTIONS="$(npx cwdkit flag)"
   help         print this text
 
 Options:
@@ -20,7 +24,27 @@ Options:
 Exit codes: 0 done, 1 the selection failed (the message says why), 2 wrong usage.
 `;
 
-const COMMANDS = ['which', 'help'];
+const COMMANDS = ['which', 'flag', 'help'];
+
+/** This cwdkit's register module (dist/register.js, beside this file). */
+const register = new URL('./register.js', import.meta.url);
+
+/**
+ * `--import=file:///…/register.js`: a bare `--import=cwdkit/register` in NODE_OPTIONS is resolved from each child's
+ * own cwd, so a child started outside the project fails to start; the absolute URL does not depend on the cwd (and a
+ * file: URL has no spaces to quote).
+ */
+const nodeFlag = () => `--import=${register.href}`;
+
+/** How to run the app with the register module preloaded, on the runtime this CLI runs on. */
+function preloadAdvice(): string {
+  if (runtime === 'deno') {
+    // Deno cannot --preload npm: a package installed from a file: folder or a tarball; a path always works.
+    return `deno run --preload npm:cwdkit/register, or --preload ${fileURLToPath(register)} from a file: or tarball install`;
+  }
+  if (runtime === 'bun') return 'bun --preload cwdkit/register';
+  return 'node --import cwdkit/register, or NODE_OPTIONS="$(npx cwdkit flag)" for child processes too';
+}
 
 function version(): string {
   const manifest = new URL('../package.json', import.meta.url);
@@ -89,14 +113,18 @@ function coldWorker(module: string, options: unknown): Promise<ColdWorker | Erro
   });
 }
 
-/** The `cold workers` line: the cost, and what to do when it is an OS read a call. */
-function describeColdWorker(name: string, cost: ColdWorker | Error): string {
+/**
+ * The `cold workers` line: the cost, and what to do when it is an OS read a call. Under a preload (something is
+ * installed on this main thread) the advice is already followed, and says so.
+ */
+function describeColdWorker(name: string, cost: ColdWorker | Error, active: string | undefined): string {
   if (cost instanceof Error) return `not measured: ${cost.message}`;
   const ns = (value: number) => (value >= 100 ? Math.round(value).toString() : value.toPrecision(2));
   const text = `${ns(cost.cwdNs)} ns a cwd() in a worker whose main thread never loaded ${name} (the worker's process.cwd(): ${ns(cost.runtimeNs)} ns)`;
-  return cost.cwdNs > 10 * cost.runtimeNs
-    ? `${text}: an OS read a call; load it on the main thread first (node --import cwdkit/register)`
-    : text;
+  if (cost.cwdNs <= 10 * cost.runtimeNs) return text;
+  return active !== undefined
+    ? `${text}: an OS read a call; not so in this process: its main thread has ${active} preloaded`
+    : `${text}: an OS read a call; load it on the main thread first: ${preloadAdvice()}`;
 }
 
 async function which(json: boolean): Promise<void> {
@@ -140,8 +168,8 @@ async function which(json: boolean): Promise<void> {
         .map(([key, value]) => `${key}: ${value}`)
         .join(', '),
     ],
-    ['installed', active ?? 'nothing (run with --import cwdkit/register to install it)'],
-    ['cold workers', describeColdWorker(definition.name, cold)],
+    ['installed', active ?? `nothing (to install it: ${preloadAdvice()})`],
+    ['cold workers', describeColdWorker(definition.name, cold, active)],
   ];
   process.stdout.write(lines.map(([label, text]) => `${label?.padEnd(13)} ${text}\n`).join(''));
 }
@@ -171,6 +199,10 @@ async function main(args: string[]): Promise<number> {
     );
   }
   if (extra.length > 0) return usageError(`unexpected argument "${extra.join(' ')}"`);
+  if (command === 'flag') {
+    process.stdout.write(`${nodeFlag()}\n`);
+    return 0;
+  }
   try {
     await which(json);
     return 0;
