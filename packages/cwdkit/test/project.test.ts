@@ -128,7 +128,7 @@ console.log(require.resolve('cwdkit'), createCwdProviderSync().strategy, createC
           'options       {"x":1}',
           'skipped       sab-atomics: The cwdkit strategy "sab-atomics" is not installed: npm install @cwdkit/sab-atomics',
           'capabilities  workerCoherent: false, chdirFromWorker: false, externalChange: immediate',
-          'installed     nothing (run with --import cwdkit/register to install it)',
+          'installed     nothing (to install it: node --import cwdkit/register, or NODE_OPTIONS="$(npx cwdkit flag)" for child processes too)',
           '',
         ].join('\n'),
       );
