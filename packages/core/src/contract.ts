@@ -27,11 +27,22 @@ export interface CwdCapabilities {
  */
 export const installHook: unique symbol = Symbol.for('cwdkit.installHook') as never;
 
+/**
+ * The current working directory of the process, cheap and correct: what every cwdkit strategy gives. All providers of
+ * one strategy in a process share state (a chdir through one is seen by the others, on every thread, as
+ * `capabilities` promise). Get one from a strategy's `createProvider()` or cwdkit's `createCwdProvider()`;
+ * `install()` puts it behind `process.cwd()`; `close()` (or `using`) releases it.
+ */
 export interface CwdProvider extends Disposable {
   /** The registered name, e.g. "sab-atomics". */
   readonly strategy: string;
   /** May depend on the options the provider was created with. */
   readonly capabilities: CwdCapabilities;
+  /**
+   * The current working directory, as process.cwd() gives it (the physical path), from the strategy's cache when it
+   * is fresh. Never a path that names another directory: a failure throws an Error with `code` (ENOENT, for a
+   * deleted directory, after invalidate()).
+   */
   cwd(): string;
   /** Changes the real process cwd. */
   chdir(directory: string): void;

@@ -44,5 +44,6 @@ export const strategy = defineStrategy({
   },
 });
 
+/** A main-thread-cache CwdProvider: a cached string per thread, not coherent across threads; as strategy.create(). */
 export const createProvider = (): CwdProvider => strategy.create();
 export default strategy;

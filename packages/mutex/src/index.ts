@@ -193,5 +193,6 @@ export const strategy = defineStrategy({
   },
 });
 
+/** A mutex CwdProvider: coherent across worker threads, which read the cwd without a syscall; as strategy.create(). */
 export const createProvider = (): CwdProvider => strategy.create();
 export default strategy;

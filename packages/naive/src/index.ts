@@ -40,5 +40,6 @@ export const strategy = defineStrategy({
   },
 });
 
+/** A naive CwdProvider: the runtime's own process.cwd() (Deno.cwd()) on every call; the same as strategy.create(). */
 export const createProvider = (): CwdProvider => strategy.create();
 export default strategy;

@@ -173,6 +173,7 @@ function create(options?: NativeOptions): CwdProvider {
   return provider;
 }
 
+/** The native strategy: a Node-API addon with a generation in shared memory; modes 'strict', 'cached', 'watch'. */
 export const strategy = defineStrategy<NativeOptions>({
   specVersion: 1,
   name: 'native',

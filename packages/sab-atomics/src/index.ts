@@ -107,5 +107,6 @@ export const strategy = defineStrategy({
   },
 });
 
+/** A sab-atomics CwdProvider: cached, coherent across worker threads, chdir on the main thread; as strategy.create(). */
 export const createProvider = (): CwdProvider => strategy.create();
 export default strategy;
