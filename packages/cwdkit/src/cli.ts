@@ -78,13 +78,15 @@ import(workerData.cwdkit).then(async ({ createCwdProvider }) => {
   parentPort.postMessage({ cwdNs: cost(() => provider.cwd()), runtimeNs: cost(() => process.cwd()) });
   provider.close();
 });`;
-// Exits as soon as the worker answered: a handle a strategy leaves open must not hold the CLI.
+// Exits as soon as the worker answered: a handle a strategy leaves open must not hold the CLI. The worker may end
+// while the answer is still being written: that is no failure.
 const COLD_MAIN = `
 const { Worker } = require('node:worker_threads');
 const worker = new Worker(${JSON.stringify(COLD_WORKER)}, { eval: true, workerData: JSON.parse(process.argv[1]) });
-worker.on('message', (cost) => { process.stdout.write(${JSON.stringify(MARK)} + JSON.stringify(cost) + '\\n', () => process.exit(0)); });
+let answered = false;
+worker.on('message', (cost) => { answered = true; process.stdout.write(${JSON.stringify(MARK)} + JSON.stringify(cost) + '\\n', () => process.exit(0)); });
 worker.on('error', (error) => { console.error(String(error?.message ?? error)); process.exit(1); });
-worker.on('exit', () => { console.error('the worker stopped without a result'); process.exit(1); });`;
+worker.on('exit', () => { if (answered) return; console.error('the worker stopped without a result'); process.exit(1); });`;
 const TIMEOUT_MS = 30_000;
 
 /**
