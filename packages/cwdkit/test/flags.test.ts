@@ -12,6 +12,7 @@ import { copyPackage, packageRoot, run, scratchDir, writeFile } from './helpers.
 const node = process.execPath;
 const repository = path.resolve(packageRoot, '../..');
 const deno = path.join(repository, 'node_modules/.bin/deno');
+const bun = path.join(repository, 'node_modules/.bin/bun');
 let app: string; // cwdkit, @cwdkit/core and the real @cwdkit/sab-atomics, installed from file: specs
 let published: string; // the same, as installed from a registry (versions in package.json)
 const cli = () => path.join(app, 'node_modules/cwdkit/bin/cwdkit.js');
@@ -149,6 +150,16 @@ describe('`cwdkit which` advice', () => {
     });
     expect(under.stderr).toBe('');
     expect(under.stdout).toContain('installed     sab-atomics\n');
+  });
+
+  it('on Bun: says to --preload, and under --preload, that it is installed', async () => {
+    const plain = await run(bun, [cli(), 'which'], { cwd: app });
+    expect(plain.stderr).toBe('');
+    expect(plain.stdout).toContain('installed     nothing (to install it: bun --preload cwdkit/register)\n');
+    const under = await run(bun, ['--preload', 'cwdkit/register', cli(), 'which'], { cwd: app });
+    expect(under.stderr).toBe('');
+    expect(under.stdout).toContain('installed     sab-atomics\n');
+    expect(under.stdout).not.toMatch(/--import|--preload/);
   });
 
   it('on Deno without --allow-ffi: native is reported skipped for want of FFI permission', async () => {
