@@ -347,10 +347,13 @@ function locate(request: Entry, plan: Plan, known: () => Map<string, DeclaredStr
   return { request, declared };
 }
 
-/** On Deno, the permission error somewhere in a load failure's causes (--allow-ffi not given, for native). */
+/**
+ * On Deno, the missing permission flag somewhere in a load failure's causes (--allow-ffi, for native): Deno 2's
+ * NotCapable (its PermissionDenied is the OS's EACCES, which the message tells as it is).
+ */
 function deniedPermission(error: unknown): Error | undefined {
   for (let cause = error; runtime === 'deno' && cause instanceof Error; cause = cause.cause) {
-    if (cause.name === 'NotCapable' || cause.name === 'PermissionDenied') return cause;
+    if (cause.name === 'NotCapable') return cause;
   }
   return undefined;
 }
