@@ -1,5 +1,5 @@
 export type { CwdCapabilities, CwdProvider, StrategyDefinition } from '@cwdkit/core';
-export type { CwdkitConfig, StrategyRequest } from './config.js';
+export type { CwdkitConfig, StrategyModule, StrategyRequest } from './config.js';
 export { install, installed } from './install.js';
 export type { SelectionSource, StrategySelection } from './select.js';
 export {

@@ -1,5 +1,6 @@
-// What an editor shows on hover: the doc comments of the contract and of each strategy package's exports, read from
-// the emitted .d.ts files (dist) through the TypeScript checker, as an editor's language service reads them.
+// What an editor shows from the emitted .d.ts files (dist), read through the TypeScript checker as an editor's language
+// service reads them: the doc comments of the contract and of each strategy package's exports on hover, and options
+// typed by the strategy object passed in.
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -16,23 +17,31 @@ provider.cwd();
 export {};
 `;
 
-function hovers(): Map<string, string> {
-  const file = path.join(packageRoot, 'test', '__hovers__.ts');
+/** A program of one file, `source`, in this package's test folder, that imports the workspace's built packages. */
+function compile(source: string): { program: ts.Program; file: ts.SourceFile } {
+  const name = path.join(packageRoot, 'test', '__dist-types__.ts');
   const options: ts.CompilerOptions = {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.esnext.d.ts'],
     strict: true,
     noEmit: true,
-    types: [],
+    types: ['node'],
   };
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile;
-  host.readFile = (name) => (name === file ? source : readFile.call(host, name));
+  host.readFile = (file) => (file === name ? source : readFile.call(host, file));
   host.fileExists = (
-    (exists) => (name: string) =>
-      name === file || exists.call(host, name)
+    (exists) => (file: string) =>
+      file === name || exists.call(host, file)
   )(host.fileExists);
-  const program = ts.createProgram([file], options, host);
+  const program = ts.createProgram([name], options, host);
+  return { program, file: program.getSourceFile(name) as ts.SourceFile };
+}
+
+function hovers(): Map<string, string> {
+  const { program, file } = compile(source);
   const checker = program.getTypeChecker();
   const found = new Map<string, string>();
   const visit = (node: ts.Node): void => {
@@ -43,7 +52,7 @@ function hovers(): Map<string, string> {
     }
     ts.forEachChild(node, visit);
   };
-  visit(program.getSourceFile(file) as ts.SourceFile);
+  visit(file);
   return found;
 }
 
@@ -63,4 +72,26 @@ describe('hovers from the emitted .d.ts', () => {
       expect(found.get(`c${i}`)).toContain(name === 'native' ? 'native' : `A ${name} CwdProvider`);
     },
   );
+});
+
+describe('options typed by the strategy object, from the emitted .d.ts', () => {
+  it("the issue's example: native's options are checked, a module object too, and names and lists stay open", () => {
+    const lines = [
+      "import native, * as nativeModule from '@cwdkit/native';",
+      "import sabAtomics from '@cwdkit/sab-atomics';",
+      "import { createCwdProvider, createCwdProviderSync, type StrategyModule } from 'cwdkit';",
+      "void createCwdProvider({ strategy: native, options: { mode: 'watch', intervalMs: 5 } });",
+      "void createCwdProvider({ strategy: native, options: { mode: 'watc' } });",
+      "createCwdProviderSync({ strategy: nativeModule, options: { mdoe: 'cached' } });",
+      "createCwdProviderSync({ strategy: sabAtomics, options: { mode: 'cached' } });",
+      'createCwdProviderSync({ strategy: sabAtomics });',
+      "void createCwdProvider({ strategy: ['native', 'sab-atomics'], options: { native: { mode: 'watc' } } });",
+      'export type Module = StrategyModule;',
+    ];
+    const { program, file } = compile(lines.join('\n'));
+    const failing = program
+      .getSemanticDiagnostics(file)
+      .map((diagnostic) => file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1);
+    expect([...new Set(failing)]).toEqual([5, 6, 7]);
+  });
 });
