@@ -5,8 +5,15 @@ const BACKSLASH = 92;
 const DOT = 46;
 const COLON = 58;
 
-/** `path.posix` or `path.win32` (or `path` itself, which is one of them). */
-export type PathPlatform = Pick<path.PlatformPath, 'sep' | 'resolve' | 'normalize'>;
+/**
+ * `path.posix` or `path.win32` (or `path` itself, which is one of them). Written out, not taken from @types/node: the
+ * emitted types must not need it (and `path.PlatformPath` is gone from @types/node 26).
+ */
+export interface PathPlatform {
+  readonly sep: string;
+  resolve(...paths: string[]): string;
+  normalize(path: string): string;
+}
 
 /**
  * Whether this runtime's path functions turn a lone surrogate into U+FFFD (Bun's work on UTF-8; Node's and Deno's keep
