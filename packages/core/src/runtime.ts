@@ -70,7 +70,7 @@ let checkedCwd: string | undefined;
  * where the cwd's name is not UTF-8. The check costs one string comparison while the runtime returns the same path.
  */
 export const runtimeCwd: () => string = deno
-  ? () => denoReadCwd()
+  ? denoReadCwd
   : () => {
       const path = processCwd.call(process);
       if (path === checkedCwd) return path;
