@@ -1,16 +1,12 @@
 #!/usr/bin/env node
-// Publishing checks for every public package: publint --strict, attw --pack, npm publish --dry-run. Exits 1 on any failure.
+// Publishing checks for every public package: publint --strict, attw --pack, npm publish --dry-run; then their types
+// as a user's tsc sees them, with and without @types/node (check-types.mjs). Exits 1 on any failure.
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
+import { publicPackages, reportTypes } from './check-types.mjs';
 
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..');
-const packages = fs
-  .readdirSync(path.join(root, 'packages'))
-  .map((name) => path.join(root, 'packages', name))
-  .filter((dir) => fs.existsSync(path.join(dir, 'package.json')))
-  .map((dir) => ({ dir, manifest: JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) }))
-  .filter(({ manifest }) => !manifest.private);
+const packages = publicPackages();
 
 /** A package whose main entry has no `require` condition is ESM only: attw judges it by the esm-only profile. */
 const isEsmOnly = (manifest) => !JSON.stringify(manifest.exports?.['.'] ?? {}).includes('"require"');
@@ -33,5 +29,7 @@ for (const { dir, manifest } of packages) {
     }
   }
 }
-process.stdout.write(`${packages.length * 3 - failures} passed, ${failures} failed\n`);
+const types = reportTypes(packages);
+failures += types.failed;
+process.stdout.write(`${packages.length * 3 + types.count - failures} passed, ${failures} failed\n`);
 process.exitCode = failures > 0 ? 1 : 0;

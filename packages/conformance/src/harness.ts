@@ -45,7 +45,7 @@ export function spawnRuntime(
   runtime: 'node' | OtherRuntime,
   script: string,
   args: readonly string[],
-  { timeoutMs = 240_000, env }: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+  { timeoutMs = 240_000, env }: { timeoutMs?: number; env?: Readonly<Record<string, string | undefined>> } = {},
 ): Promise<Spawned> {
   const binary = runtime === 'node' ? process.execPath : findRuntime(runtime, home);
   if (!binary) return Promise.reject(new Error(`the ${runtime} npm package is not installed`));

@@ -44,10 +44,40 @@ const deno = runtime === 'deno' ? globals.Deno : undefined;
 // Deno.cwd() (~2 µs), a call through a constant does not.
 const { processCwd, processChdir, denoCwd, denoChdir } = originals;
 
-/** The runtime's own answer, cached or not: Deno.cwd() on Deno, the original process.cwd() elsewhere. */
+/**
+ * `path`, a cwd as the runtime or an addon decoded it, unless its name is not UTF-8: Node, Bun and Node-API decode
+ * such a name with U+FFFD, a string that names another directory, so that throws code EILSEQ (as Deno does). A name may
+ * hold U+FFFD itself (it is valid UTF-8): a string with one is kept when its bytes are the OS's.
+ */
+export function checkCwdName(path: string): string {
+  if (path.indexOf('\uFFFD') === -1 || namesCwd(path)) return path;
+  throw cwdError('EILSEQ');
+}
+
+function namesCwd(path: string): boolean {
+  try {
+    return Buffer.from(path).equals(fs.realpathSync.native('.', { encoding: 'buffer' }));
+  } catch {
+    return false; // Deno cannot read a name that is not UTF-8 either
+  }
+}
+
+/** The last answer of the runtime's own process.cwd() that held no U+FFFD (so it needs no check while it lasts). */
+let checkedCwd: string | undefined;
+
+/**
+ * The runtime's own answer, cached or not: Deno.cwd() on Deno, the original process.cwd() elsewhere; code EILSEQ
+ * where the cwd's name is not UTF-8. The check costs one string comparison while the runtime returns the same path.
+ */
 export const runtimeCwd: () => string = deno
-  ? () => (denoCwd as () => string).call(deno)
-  : () => processCwd.call(process);
+  ? denoReadCwd
+  : () => {
+      const path = processCwd.call(process);
+      if (path === checkedCwd) return path;
+      if (path.indexOf('\uFFFD') === -1) checkedCwd = path;
+      else checkCwdName(path);
+      return path;
+    };
 
 /** Linux refuses paths of PATH_MAX bytes or more; most other systems use 1024. */
 const PATH_MAX = process.platform === 'linux' ? 4096 : 1024;
@@ -116,13 +146,13 @@ function bunGetcwd(): (() => string) | undefined {
     if (libc.symbols.chdir?.(ffi.ptr(Buffer.from(`${directory}\0`))) !== 0) fail();
   };
   return () => {
-    if (getcwd?.(pointer, PATH_MAX)) return decoder.decode(buffer.subarray(0, buffer.indexOf(0)));
+    if (getcwd?.(pointer, PATH_MAX)) return checkCwdName(decoder.decode(buffer.subarray(0, buffer.indexOf(0))));
     if (ffi.read.i32(errno?.(), 0) !== 34) fail();
     // ERANGE: longer than PATH_MAX. Let libc allocate as much as it needs.
     const allocated = getcwd?.(null, 0);
     if (!allocated) fail();
     try {
-      return new ffi.CString(allocated).toString();
+      return checkCwdName(new ffi.CString(allocated).toString());
     } finally {
       free?.(allocated);
     }
@@ -144,18 +174,20 @@ function denoReadCwd(): string {
 }
 
 function realpathCwd(): string {
+  let path: string;
   try {
-    return fs.realpathSync.native('.');
+    path = fs.realpathSync.native('.');
   } catch (error) {
     if (hasCode(error)) throw cwdError(error.code);
     throw error;
   }
+  return checkCwdName(path);
 }
 
 /**
  * Ask the OS itself, never a runtime's cache (trap 2): on Node 20 and Bun the cached value of a worker can be stale.
- * Throws the runtime's own uv_cwd error (code ENOENT when the directory was deleted); on Deno, a cwd whose name is
- * not UTF-8 throws code EILSEQ.
+ * Throws the runtime's own uv_cwd error (code ENOENT when the directory was deleted); a cwd whose name is not UTF-8
+ * throws code EILSEQ (checkCwdName).
  */
 export const readOsCwd: () => string = deno ? denoReadCwd : (runtime === 'bun' && bunGetcwd()) || realpathCwd;
 

@@ -1,9 +1,13 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveFrom } from '../src/index.js';
 import { resolverFor } from '../src/resolve.js';
+import { packageRoot, scratchDir } from './helpers.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -25,7 +29,8 @@ function reference(platform: path.PlatformPath, cwd: string, segments: string[],
   }
 }
 
-const unicode = ['ünï', '日本', '\u{1F600}', 'a b'];
+// Lone surrogates too (Bun's path functions turn them into U+FFFD, Node's and Deno's keep them), and a pair.
+const unicode = ['ünï', '日本', '\u{1F600}', 'a b', '\ud800', 'a\udfffb', '\udc00\ud800', '\ud83d'];
 
 // POSIX: pieces that exercise every branch of the fast path and of path.resolve's normalisation.
 const posixPiece = fc.oneof(
@@ -245,4 +250,34 @@ describe("a provider's resolve with unusual arguments", () => {
     // Called detached and through apply, as a callback would call it.
     expect(outcome(() => resolve.apply(undefined, segments))).toEqual(expected);
   });
+});
+
+describe("on Bun and Deno: a provider's resolve and resolveFrom equal the runtime's own path.resolve", () => {
+  // The reference above swaps process.cwd, which Bun's path.resolve does not read: each runtime runs the property in
+  // real directories instead (test/fixtures/resolve-here.mjs, against the built package), lone surrogates included.
+  const bin = (name: string) => path.join(packageRoot, '..', '..', 'node_modules', '.bin', name);
+  const script = fileURLToPath(new URL('./fixtures/resolve-here.mjs', import.meta.url));
+  it.each([
+    ['bun', []],
+    ['deno', ['run', '-A']],
+  ])(
+    '%s, 20,000 generated cases in each of three directories',
+    async (runtime, flags) => {
+      const scratch = scratchDir('cwdkit-resolve-');
+      const unicodeDir = path.join(scratch, 'ünï 日本');
+      fs.mkdirSync(unicodeDir);
+      try {
+        const output = await new Promise<string>((resolve, reject) => {
+          const args = [...flags, script, '/', scratch, unicodeDir];
+          execFile(bin(runtime), args, { cwd: packageRoot, timeout: 120_000 }, (error, stdout, stderr) =>
+            error ? reject(new Error(`${error.message}\n${stdout}${stderr}`)) : resolve(stdout),
+          );
+        });
+        expect(JSON.parse(output.trim().split('\n').at(-1) as string)).toEqual({ cases: 60_000 });
+      } finally {
+        fs.rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+    150_000,
+  );
 });

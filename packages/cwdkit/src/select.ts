@@ -24,8 +24,8 @@ import {
 } from './strategies.js';
 
 /**
- * Tried in order when nothing else chooses: the coherent strategies first (native also allows chdir from workers),
- * then naive (the runtime's own behaviour, correct wherever the runtime is), then main-thread-cache, which is not
+ * Tried in order when nothing else chooses: the coherent strategies first (native also sees a native chdir(2)), then
+ * naive (the runtime's own behaviour, correct wherever the runtime is), then main-thread-cache, which is not
  * worker-coherent and so is only picked when it is the one strategy installed.
  */
 export const DEFAULT_STRATEGIES: readonly string[] = Object.freeze([

@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { codedError } from '@cwdkit/core';
 
 /** What build/Release/cwdkit.node (or a prebuild) exports; see src/cwdkit.cc. */
@@ -16,22 +18,63 @@ export interface Binding {
   noop(): void;
 }
 
-const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+const NAME = '@cwdkit/native';
+
+declare const module: { filename?: string } | undefined;
+
+/**
+ * The file this code runs from: dist/index.js, or a bundle that holds it. A CommonJS bundle (esbuild --format=cjs)
+ * has no import.meta.url, but its `module` has the filename (`module`, not `__filename`, which tsup would shim).
+ */
+const here: string =
+  (import.meta as { url?: string }).url ?? pathToFileURL((typeof module === 'object' && module?.filename) || '.').href;
+
+/**
+ * Where the addon is: this package's own folder, or, when this code was bundled into an app (its folder is then the
+ * app's, which holds no addon of ours, and may hold another one), the installed package as Node would find it from
+ * the bundle. Undefined when a bundle finds none.
+ */
+function packageRoot(): string | undefined {
+  const own = fileURLToPath(new URL('..', here));
+  try {
+    if (JSON.parse(fs.readFileSync(path.join(own, 'package.json'), 'utf8')).name === NAME) return own;
+  } catch {
+    // no package.json there: bundled
+  }
+  try {
+    return path.dirname(createRequire(here).resolve(`${NAME}/package.json`));
+  } catch {
+    return undefined;
+  }
+}
+
+function unavailable(message: string, cause?: unknown): Error {
+  return codedError(new Error(message, { cause }), 'ERR_CWDKIT_NATIVE_UNAVAILABLE');
+}
 
 function load(): Binding {
-  const require = createRequire(import.meta.url);
+  const root = packageRoot();
+  if (root === undefined) {
+    throw unavailable(
+      `${NAME} was bundled into ${fileURLToPath(here)}, and no installed ${NAME} (with its addon) is found from ` +
+        'there: a bundle cannot hold a native addon. Mark the package external (esbuild `--external:@cwdkit/native`, ' +
+        'Rollup/Vite `external`, webpack `externals`) and install it where the app runs, or let cwdkit fall back to a ' +
+        'JavaScript strategy: "strategy": ["native", "sab-atomics"].',
+    );
+  }
   try {
-    // build/Release first, then prebuilds/<platform>-<arch> (node-gyp-build's order).
-    return (require('node-gyp-build') as (directory: string) => Binding)(packageRoot);
+    // node-gyp-build as installed with the package; build/Release first, then prebuilds/<platform>-<arch>.
+    return (createRequire(path.join(root, 'package.json'))('node-gyp-build') as (directory: string) => Binding)(root);
   } catch (cause) {
     const target = `${process.platform}-${process.arch}`;
     const reason = cause instanceof Error ? ` (${cause.message.split('\n')[0]})` : '';
-    const message =
-      `@cwdkit/native: no addon loads for ${target}${reason}. There is no prebuilt binary for this platform and none ` +
-      'was compiled at install. Install a C++ toolchain (Python 3, make and a C++17 compiler; on Windows, Visual ' +
-      'Studio Build Tools) and run `npm rebuild @cwdkit/native` (allow its install script: npm `allowScripts`), or ' +
-      'let cwdkit fall back to a JavaScript strategy: "strategy": ["native", "sab-atomics"].';
-    throw codedError(new Error(message, { cause }), 'ERR_CWDKIT_NATIVE_UNAVAILABLE');
+    throw unavailable(
+      `${NAME}: no addon loads for ${target}${reason}. There is no prebuilt binary for this platform and none ` +
+        'was compiled at install. Install a C++ toolchain (Python 3, make and a C++17 compiler; on Windows, Visual ' +
+        'Studio Build Tools) and run `npm rebuild @cwdkit/native` (allow its install script: npm `allowScripts`), or ' +
+        'let cwdkit fall back to a JavaScript strategy: "strategy": ["native", "sab-atomics"].',
+      cause,
+    );
   }
 }
 

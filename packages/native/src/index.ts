@@ -3,6 +3,7 @@ import {
   buildProvider,
   type CwdCapabilities,
   type CwdProvider,
+  checkCwdName,
   codedError,
   cwdAfterChdir,
   defineStrategy,
@@ -94,10 +95,13 @@ function capabilitiesOf(mode: NativeMode, intervalMs: number): CwdCapabilities {
   return { ...base, externalChange: 'bounded', boundedMs: intervalMs + SCHEDULING_SLACK_MS };
 }
 
-/** The OS's answer; on failure, core builds the error, worded as every strategy words it on this runtime. */
+/**
+ * The OS's answer; on failure, core builds the error, worded as every strategy words it on this runtime. Node-API
+ * decodes a name that is not UTF-8 with U+FFFD, on every runtime: checkCwdName turns that into EILSEQ.
+ */
 function osCwd(): string {
   const path = binding.getcwd();
-  return typeof path === 'string' ? path : readOsCwd();
+  return typeof path === 'string' ? checkCwdName(path) : readOsCwd();
 }
 
 function bump(): void {
