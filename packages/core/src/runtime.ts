@@ -1,7 +1,11 @@
-import fs from 'node:fs';
-import process from 'node:process';
+import { realpathSync } from 'node:fs';
 import { chdirError, codedError, cwdError, hasCode } from './errors.js';
 import { isMainThread, threadState } from './shared.js';
+
+// The global, not a default import of node:process: in the CommonJS build esbuild would copy every property of
+// `process` into an interop object at load (~4 ms of start-up on Node, ~8 ms on Bun), and an ESM import of
+// node:process makes Node load everything behind its lazy getters. Read once, so hot code pays no global lookup.
+const { process } = globalThis;
 
 export type RuntimeName = 'node' | 'bun' | 'deno';
 
@@ -145,7 +149,7 @@ function denoReadCwd(): string {
 
 function realpathCwd(): string {
   try {
-    return fs.realpathSync.native('.');
+    return realpathSync.native('.');
   } catch (error) {
     if (hasCode(error)) throw cwdError(error.code);
     throw error;
@@ -157,7 +161,20 @@ function realpathCwd(): string {
  * Throws the runtime's own uv_cwd error (code ENOENT when the directory was deleted); on Deno, a cwd whose name is
  * not UTF-8 throws code EILSEQ.
  */
-export const readOsCwd: () => string = deno ? denoReadCwd : (runtime === 'bun' && bunGetcwd()) || realpathCwd;
+export const readOsCwd: () => string = deno ? denoReadCwd : runtime === 'bun' ? bunReadCwd : realpathCwd;
+
+/** The getcwd Bun's reads use, chosen on the first read: opening libc through bun:ffi at load cost ~4 ms of start-up. */
+let bunRead: (() => string) | undefined;
+function bunReadCwd(): string {
+  openBunLibc();
+  return (bunRead as () => string)();
+}
+
+/** Opens libc for this copy of core (it sets bunRawChdir); whether it opened. */
+function openBunLibc(): boolean {
+  bunRead ??= bunGetcwd() || realpathCwd;
+  return bunRawChdir !== undefined;
+}
 
 /**
  * The cwd right after this thread's own successful osChdir: the runtime refreshes its cache inside its own chdir on
@@ -196,7 +213,7 @@ export function osChdir(directory: string): void {
       processChdir.call(process, directory);
     } catch (error) {
       // Bun refuses to enter a cwd longer than PATH_MAX (ERANGE from its own getcwd, before moving); the OS does not.
-      if (!(bunRawChdir && hasCode(error) && error.code === 'ERANGE')) throw error;
+      if (!(runtime === 'bun' && hasCode(error) && error.code === 'ERANGE' && openBunLibc())) throw error;
       bunLongChdir(directory);
     }
     return;
@@ -211,6 +228,7 @@ export function osChdir(directory: string): void {
 
 /** chdir beyond Bun's reach; once back under PATH_MAX, Bun's own chdir takes over again and its cache is right. */
 function bunLongChdir(directory: string): void {
+  openBunLibc();
   try {
     (bunRawChdir as (directory: string) => void)(directory);
   } catch (error) {
