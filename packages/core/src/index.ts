@@ -7,6 +7,7 @@ export { buildProvider, checkOptions, defineStrategy, didYouMean, isClosed } fro
 export { resolveFrom } from './resolve.js';
 export type { RuntimeName } from './runtime.js';
 export {
+  coldWorkerCwd,
   cwdAfterChdir,
   isMainThread,
   originals,
@@ -15,5 +16,6 @@ export {
   refuseWorkerChdir,
   runtime,
   runtimeCwd,
+  runtimeWorkerCwdCoherent,
 } from './runtime.js';
 export { sharedMemory, threadState } from './shared.js';

@@ -249,3 +249,44 @@ export function refuseWorkerChdir(directory: string): never {
   if (runtime !== 'deno') processChdir.call(process, directory);
   throw codedError(new TypeError('process.chdir() is not supported in workers'), 'ERR_WORKER_UNSUPPORTED_OPERATION');
 }
+
+/** Node ≥ 24.15 (and 26) bumps its workers' cwd counter after the chdir (nodejs/node#61664); 20 and 22 before it. */
+function nodeWorkerCacheFixed(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major >= 26 || (major === 24 && minor >= 15);
+}
+
+/**
+ * Whether the runtime's own cwd in a worker follows every chdir the main thread made before the read started:
+ * Deno asks the OS on every call; Node's worker cache is coherent where nodejs/node#61664 is in (24.15+, 26+), racy
+ * before it (20, 22: the counter was bumped before the chdir). Bun's workers never see a main-thread chdir.
+ */
+export const runtimeWorkerCwdCoherent: boolean =
+  runtime === 'deno' || (runtime === 'node' && nodeWorkerCacheFixed(process.versions.node ?? ''));
+
+/**
+ * cwd() and invalidate() for a cold worker: one that found none of its strategy's shared memory (its main thread
+ * had not loaded the strategy when the worker started). Where the runtime's own worker cwd is coherent, that
+ * (Node 24.15+: a cached string, as fast as process.cwd() because it is process.cwd()); elsewhere the OS on every
+ * call (trap 2). After invalidate() the OS is asked (trap 5: ENOENT once the directory is gone) until the runtime's
+ * answer agrees with it again: a chdir(2) behind Node's back is only seen after invalidate(), as 'never' promises.
+ */
+export function coldWorkerCwd(): { cwd: () => string; invalidate: () => void } {
+  if (deno || !runtimeWorkerCwdCoherent) return { cwd: readOsCwd, invalidate() {} };
+  let distrust = false;
+  const untilAgreed = (): string => {
+    const cwd = readOsCwd();
+    try {
+      distrust = processCwd.call(process) !== cwd;
+    } catch {
+      // the runtime cannot read it: keep asking the OS
+    }
+    return cwd;
+  };
+  return {
+    cwd: () => (distrust ? untilAgreed() : processCwd.call(process)),
+    invalidate() {
+      distrust = true;
+    },
+  };
+}
