@@ -7,11 +7,12 @@
 // the median of the paired differences variant − empty.
 //
 //   node packages/cwdkit/scripts/startup.mjs [--rounds 30] [--runtime node24,bun,deno] [--config none,file,env]
-//        [--strategies sab-atomics,mutex] [--extra <preload module path>]
+//        [--strategies sab-atomics,mutex] [--extra <preload module path>] [--from <another checkout>]
 //
 // --config: none (no config file: the default preference list), file (cwdkit.config.json names the first
 // strategy), env (CWDKIT_STRATEGY names it). --extra adds a third variant, a preload of that file (e.g. one that
-// imports only node:worker_threads, to measure the floor).
+// imports only node:worker_threads, to measure the floor). --from takes the built packages from another checkout of
+// the repository (e.g. main), for a before/after comparison run at the same time as this one.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,8 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-const packages = path.resolve(here, '../..');
-const root = path.resolve(packages, '..');
+const root = path.resolve(here, '../../..');
 const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '30' },
@@ -28,9 +28,11 @@ const { values } = parseArgs({
     config: { type: 'string', default: 'none,file,env' },
     strategies: { type: 'string', default: 'sab-atomics' },
     extra: { type: 'string', multiple: true, default: [] },
+    from: { type: 'string' },
   },
 });
 const rounds = Number(values.rounds);
+const packages = path.join(values.from ? path.resolve(values.from) : root, 'packages');
 const strategies = values.strategies.split(',');
 
 const runtimes = {
