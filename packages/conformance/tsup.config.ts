@@ -11,6 +11,7 @@ export default defineConfig({
     'src/worker.ts',
     'src/stale-reader.ts',
     'src/thread-safety/early-worker.ts',
+    'src/thread-safety/cold-worker.ts',
     'src/thread-safety/poll.ts',
     'src/thread-safety/fault.ts',
     'src/thread-safety/reader.ts',

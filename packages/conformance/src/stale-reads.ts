@@ -41,6 +41,11 @@ export interface StaleReadOptions {
    * milliseconds, and a race that needs a running reader could otherwise be missed for a whole storm.
    */
   pauseUs?: number;
+  /**
+   * Cold readers: the main thread never loads the strategy and changes directory with the runtime's own chdir, so
+   * the readers find none of its shared memory (a pool whose main thread only orchestrates).
+   */
+  cold?: boolean;
 }
 
 export interface StaleReadResult {
@@ -74,6 +79,7 @@ export async function measureStaleReads(settings: StaleReadOptions): Promise<Sta
     minReads = 0,
     maxMs = 60_000,
     pauseUs = 0,
+    cold = false,
   } = settings;
   if (!(Number.isFinite(pauseUs) && pauseUs >= 0)) {
     throw codedError(new RangeError(`pauseUs must be a finite number >= 0, got ${pauseUs}`), 'ERR_OUT_OF_RANGE');
@@ -85,7 +91,9 @@ export async function measureStaleReads(settings: StaleReadOptions): Promise<Sta
     return directory;
   });
   const strategy =
-    module === RUNTIME ? undefined : ((await import(module)) as { default: StrategyDefinition<unknown> }).default;
+    module === RUNTIME || cold
+      ? undefined
+      : ((await import(module)) as { default: StrategyDefinition<unknown> }).default;
   const provider = strategy?.create(options);
   const chdir = provider ? (directory: string) => provider.chdir(directory) : osChdir;
   const home = readOsCwd(); // the OS's answer: a strategy under test may have left the runtime's cache behind

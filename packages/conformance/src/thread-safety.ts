@@ -6,7 +6,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { spawnRuntime } from './harness.js';
-import { findRuntime } from './runtimes.js';
+import { findRuntime, type OtherRuntime } from './runtimes.js';
 import { measureStaleReads, RUNTIME, type StaleReadResult } from './stale-reads.js';
 
 export interface ThreadSafetyOptions {
@@ -14,7 +14,7 @@ export interface ThreadSafetyOptions {
   sharedMemoryKey: string;
 }
 
-type Runtime = 'node' | 'bun' | 'deno';
+type Runtime = 'node' | OtherRuntime;
 const script = (name: string) => fileURLToPath(new URL(`./thread-safety/${name}.js`, import.meta.url));
 
 /** The runtime's binary, or undefined when its npm package is not installed in the project. */
@@ -25,8 +25,7 @@ function binaryOf(runtime: Runtime): string | undefined {
 /** Runs a script in a fresh child; resolves with its last output line parsed, rejects if it fails or overruns. */
 async function runScript(runtime: Runtime, args: string[], deadlineMs: number): Promise<unknown> {
   const [script, ...rest] = args as [string, ...string[]];
-  const runtimeName = runtime === 'bun' || runtime === 'deno' ? runtime : 'node';
-  const { status, output } = await spawnRuntime(runtimeName, script, rest, { timeoutMs: deadlineMs });
+  const { status, output } = await spawnRuntime(runtime, script, rest, { timeoutMs: deadlineMs });
   if (status !== 0) throw new Error(`exited with ${status}:\n${output}`);
   return JSON.parse(output.trim().split('\n').at(-1) as string);
 }
@@ -36,9 +35,15 @@ function line(result: StaleReadResult, label: string): string {
   return `${label}: ${stale} stale in ${checked} checked reads (${reads} reads, ${chdirs} chdirs, ${ms | 0} ms)`;
 }
 
-/** A test per runtime; Bun and Deno are skipped, with the reason in the title, when their npm package is missing. */
-function eachRuntime(title: string, test: (runtime: Runtime) => Promise<void>, timeout?: number, skipDeno?: string) {
-  for (const runtime of ['node', 'bun', 'deno'] as const) {
+/** A test per runtime; the others are skipped, with the reason in the title, when their npm package is missing. */
+function eachRuntime(
+  title: string,
+  test: (runtime: Runtime) => Promise<void>,
+  timeout?: number,
+  skipDeno?: string,
+  runtimes: readonly Runtime[] = ['node', 'bun', 'deno'],
+) {
+  for (const runtime of runtimes) {
     const reason =
       binaryOf(runtime) === undefined
         ? `the ${runtime} npm package is not installed`
@@ -89,6 +94,29 @@ export function describeThreadSafety(module: string, { sharedMemoryKey }: Thread
         expect(result).toEqual({ chdirs: 200, sharedMemoryFound: { early: false, late: true } });
       },
       120_000,
+    );
+
+    eachRuntime(
+      'a cold worker (its main thread never loads the strategy) sees every chdir, ENOENT after invalidate() once its cwd is deleted, no stale read in a storm',
+      async (runtime) => {
+        const result = (await runScript(runtime, [script('cold-worker'), module, sharedMemoryKey], 170_000)) as {
+          shared: boolean;
+          cold?: boolean;
+          deleted: unknown;
+          storm: { stale: number; checked: number; chdirs: number; examples: unknown };
+        };
+        console.log(`${runtime}, cold: ${JSON.stringify(result)}`);
+        expect(result.shared).toBe(false);
+        expect(result.cold ?? true).toBe(true); // a strategy that states capabilities.cold says true here
+        expect(result.deleted).toMatchObject({ afterInvalidate: 'ENOENT' });
+        expect(result.storm.chdirs).toBeGreaterThanOrEqual(10_000);
+        expect(result.storm.checked).toBeGreaterThanOrEqual(1_000_000);
+        expect(result.storm.stale, JSON.stringify(result.storm.examples)).toBe(0);
+      },
+      180_000,
+      undefined,
+      // Where the runtime's own worker cwd is coherent (Node 24.15+, Deno) a cold worker may use it: each major.
+      ['node', 'node22', 'node24', 'node26', 'bun', 'deno'],
     );
 
     eachRuntime(

@@ -18,6 +18,13 @@ export interface CwdCapabilities {
    * still changes the process's); install() then lets process.chdir work in workers.
    */
   readonly chdirScope?: 'process' | 'thread';
+  /**
+   * True in a cold worker: one that found none of the strategy's shared memory, because its main thread had not
+   * loaded the strategy when the worker started. Such a thread gets no cache of the strategy's own: every cwd() asks
+   * the OS, or the runtime where the runtime's own worker cwd is coherent (Node 24.15+, Deno). Absent elsewhere (as
+   * in every spec-1 strategy that does not say).
+   */
+  readonly cold?: boolean;
 }
 
 /**

@@ -1,6 +1,9 @@
-import os from 'node:os';
-import process from 'node:process';
-import util from 'node:util';
+// Named imports and the global process: default imports become esbuild's interop copy of every property in the
+// CommonJS build, paid at start-up (see runtime.ts).
+import { constants } from 'node:os';
+import { getSystemErrorMap } from 'node:util';
+
+const { process } = globalThis;
 
 export type CwdkitErrorCode =
   | 'ERR_INVALID_ARG_TYPE'
@@ -60,18 +63,23 @@ export interface ChdirError extends Error {
   dest: string;
 }
 
-const systemErrors: Map<number, [string, string]> | undefined = (() => {
-  try {
-    return util.getSystemErrorMap();
-  } catch {
-    return undefined;
+/** libuv's error texts by errno, read when the first error is built (not at load: it is part of every start-up). */
+let systemErrors: Map<number, [string, string]> | undefined | null = null;
+function systemErrorText(errno: number): string | undefined {
+  if (systemErrors === null) {
+    try {
+      systemErrors = getSystemErrorMap();
+    } catch {
+      systemErrors = undefined;
+    }
   }
-})();
+  return systemErrors?.get(-errno)?.[1];
+}
 
 /** The error a failed chdir throws, shaped exactly like Node's own process.chdir error. */
 export function chdirError(code: string, from: string, dest: string, description?: string): ChdirError {
-  const errno = (os.constants.errno as Record<string, number | undefined>)[code];
-  const text = description ?? (errno === undefined ? undefined : systemErrors?.get(-errno)?.[1]) ?? code;
+  const errno = (constants.errno as Record<string, number | undefined>)[code];
+  const text = description ?? (errno === undefined ? undefined : systemErrorText(errno)) ?? code;
   const error = new Error(`${code}: ${text}, chdir '${from}' -> '${dest}'`) as ChdirError;
   if (errno !== undefined) error.errno = -errno;
   error.code = code;
@@ -96,14 +104,14 @@ const longNotFound =
  * runtime, whichever strategy answers), with `code` and `syscall: 'uv_cwd'`.
  */
 export function cwdError(code: string, description?: string): Error & { code: string; syscall: 'uv_cwd' } {
-  const errno = (os.constants.errno as Record<string, number | undefined>)[code];
+  const errno = (constants.errno as Record<string, number | undefined>)[code];
   const text =
     description ??
     (code === 'ENOENT' && longNotFound
       ? 'process.cwd failed with error no such file or directory, the current working directory was likely removed without changing the working directory'
       : code === 'EILSEQ'
         ? 'the name of the current working directory is not valid UTF-8'
-        : ((errno === undefined ? undefined : systemErrors?.get(-errno)?.[1]) ?? code));
+        : ((errno === undefined ? undefined : systemErrorText(errno)) ?? code));
   const error = new Error(`${code}: ${text}, uv_cwd`);
   return Object.assign(error, errno === undefined ? {} : { errno: -errno }, { code, syscall: 'uv_cwd' as const });
 }

@@ -8,6 +8,7 @@ export { resolveFrom } from './resolve.js';
 export type { RuntimeName } from './runtime.js';
 export {
   checkCwdName,
+  coldWorkerCwd,
   cwdAfterChdir,
   isMainThread,
   originals,
@@ -16,5 +17,6 @@ export {
   refuseWorkerChdir,
   runtime,
   runtimeCwd,
+  runtimeWorkerCwdCoherent,
 } from './runtime.js';
 export { sharedMemory, threadState } from './shared.js';

@@ -1,7 +1,11 @@
-import fs from 'node:fs';
-import process from 'node:process';
+import { realpathSync } from 'node:fs';
 import { chdirError, codedError, cwdError, hasCode } from './errors.js';
 import { isMainThread, threadState } from './shared.js';
+
+// The global, not a default import of node:process: in the CommonJS build esbuild would copy every property of
+// `process` into an interop object at load (~4 ms of start-up on Node, ~8 ms on Bun), and an ESM import of
+// node:process makes Node load everything behind its lazy getters. Read once, so hot code pays no global lookup.
+const { process } = globalThis;
 
 export type RuntimeName = 'node' | 'bun' | 'deno';
 
@@ -56,7 +60,7 @@ export function checkCwdName(path: string): string {
 
 function namesCwd(path: string): boolean {
   try {
-    return Buffer.from(path).equals(fs.realpathSync.native('.', { encoding: 'buffer' }));
+    return Buffer.from(path).equals(realpathSync.native('.', { encoding: 'buffer' }));
   } catch {
     return false; // Deno cannot read a name that is not UTF-8 either
   }
@@ -176,7 +180,7 @@ function denoReadCwd(): string {
 function realpathCwd(): string {
   let path: string;
   try {
-    path = fs.realpathSync.native('.');
+    path = realpathSync.native('.');
   } catch (error) {
     if (hasCode(error)) throw cwdError(error.code);
     throw error;
@@ -189,7 +193,20 @@ function realpathCwd(): string {
  * Throws the runtime's own uv_cwd error (code ENOENT when the directory was deleted); a cwd whose name is not UTF-8
  * throws code EILSEQ (checkCwdName).
  */
-export const readOsCwd: () => string = deno ? denoReadCwd : (runtime === 'bun' && bunGetcwd()) || realpathCwd;
+export const readOsCwd: () => string = deno ? denoReadCwd : runtime === 'bun' ? bunReadCwd : realpathCwd;
+
+/** The getcwd Bun's reads use, chosen on the first read: opening libc through bun:ffi at load cost ~4 ms of start-up. */
+let bunRead: (() => string) | undefined;
+function bunReadCwd(): string {
+  openBunLibc();
+  return (bunRead as () => string)();
+}
+
+/** Opens libc for this copy of core (it sets bunRawChdir); whether it opened. */
+function openBunLibc(): boolean {
+  bunRead ??= bunGetcwd() || realpathCwd;
+  return bunRawChdir !== undefined;
+}
 
 /**
  * The cwd right after this thread's own successful osChdir: the runtime refreshes its cache inside its own chdir on
@@ -228,7 +245,7 @@ export function osChdir(directory: string): void {
       processChdir.call(process, directory);
     } catch (error) {
       // Bun refuses to enter a cwd longer than PATH_MAX (ERANGE from its own getcwd, before moving); the OS does not.
-      if (!(bunRawChdir && hasCode(error) && error.code === 'ERANGE')) throw error;
+      if (!(runtime === 'bun' && hasCode(error) && error.code === 'ERANGE' && openBunLibc())) throw error;
       bunLongChdir(directory);
     }
     return;
@@ -243,6 +260,7 @@ export function osChdir(directory: string): void {
 
 /** chdir beyond Bun's reach; once back under PATH_MAX, Bun's own chdir takes over again and its cache is right. */
 function bunLongChdir(directory: string): void {
+  openBunLibc();
   try {
     (bunRawChdir as (directory: string) => void)(directory);
   } catch (error) {
@@ -262,4 +280,45 @@ export function refuseWorkerChdir(directory: string): never {
   // The runtime's own chdir, not osChdir: its early answers ('' → ENOENT) would come before the refusal.
   if (runtime !== 'deno') processChdir.call(process, directory);
   throw codedError(new TypeError('process.chdir() is not supported in workers'), 'ERR_WORKER_UNSUPPORTED_OPERATION');
+}
+
+/** Node ≥ 24.15 (and 26) bumps its workers' cwd counter after the chdir (nodejs/node#61664); 20 and 22 before it. */
+function nodeWorkerCacheFixed(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major >= 26 || (major === 24 && minor >= 15);
+}
+
+/**
+ * Whether the runtime's own cwd in a worker follows every chdir the main thread made before the read started:
+ * Deno asks the OS on every call; Node's worker cache is coherent where nodejs/node#61664 is in (24.15+, 26+), racy
+ * before it (20, 22: the counter was bumped before the chdir). Bun's workers never see a main-thread chdir.
+ */
+export const runtimeWorkerCwdCoherent: boolean =
+  runtime === 'deno' || (runtime === 'node' && nodeWorkerCacheFixed(process.versions.node ?? ''));
+
+/**
+ * cwd() and invalidate() for a cold worker: one that found none of its strategy's shared memory (its main thread
+ * had not loaded the strategy when the worker started). Where the runtime's own worker cwd is coherent, that
+ * (Node 24.15+: a cached string, as fast as process.cwd() because it is process.cwd(), EILSEQ-checked as runtimeCwd); elsewhere the OS on every
+ * call (trap 2). After invalidate() the OS is asked (trap 5: ENOENT once the directory is gone) until the runtime's
+ * answer agrees with it again: a chdir(2) behind Node's back is only seen after invalidate(), as 'never' promises.
+ */
+export function coldWorkerCwd(): { cwd: () => string; invalidate: () => void } {
+  if (deno || !runtimeWorkerCwdCoherent) return { cwd: readOsCwd, invalidate() {} };
+  let distrust = false;
+  const untilAgreed = (): string => {
+    const cwd = readOsCwd();
+    try {
+      distrust = runtimeCwd() !== cwd;
+    } catch {
+      // the runtime cannot read it: keep asking the OS
+    }
+    return cwd;
+  };
+  return {
+    cwd: () => (distrust ? untilAgreed() : runtimeCwd()),
+    invalidate() {
+      distrust = true;
+    },
+  };
 }

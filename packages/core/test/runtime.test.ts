@@ -104,3 +104,28 @@ describe('Deno: a cwd whose name is not UTF-8', { timeout: 90_000 }, () => {
     expect((result.read as { message: string }).message).toMatch(/^EILSEQ: .*not valid UTF-8, uv_cwd$/);
   });
 });
+
+// Whether a cold worker may trust the runtime's own worker cwd is decided by the version; the truth is in each Node
+// binary's own lib/internal/worker.js: its main-thread chdir wrapper either chdirs and then bumps the workers' counter
+// (coherent, nodejs/node#61664) or bumps first (racy). Every installed Node major is asked, and must agree.
+describe('runtimeWorkerCwdCoherent agrees with the Node binary it runs on', () => {
+  const nodes = ['node', 'node22', 'node24', 'node26'].map((name) => [
+    name,
+    name === 'node' ? process.execPath : path.join(packageRoot, '..', '..', 'node_modules', name, 'bin', 'node'),
+  ]);
+  it.each(nodes)('%s', async (_name, node) => {
+    if (!fs.existsSync(node as string)) return expect.fail(`${node} is missing: run npm ci`);
+    const script = `import { runtimeWorkerCwdCoherent } from ${JSON.stringify(core)};
+const source = process.binding('natives')['internal/worker'];
+const wrapper = /process\\.chdir = function\\(path\\) \\{\\s*(\\S+)/.exec(source);
+console.log(JSON.stringify({ version: process.version, gate: runtimeWorkerCwdCoherent, chdirFirst: wrapper?.[1] }));`;
+    const output = await new Promise<string>((resolve, reject) =>
+      execFile(node as string, ['--no-deprecation', '--input-type=module', '-e', script], (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+    const { version, gate, chdirFirst } = JSON.parse(output);
+    expect(chdirFirst, version).toMatch(/^(originalChdir\(path\);|Atomics\.?[Aa]dd\(cwdCounter,)$/);
+    expect(gate, version).toBe(chdirFirst === 'originalChdir(path);');
+  });
+});

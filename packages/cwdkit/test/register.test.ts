@@ -28,6 +28,28 @@ beforeAll(() => {
     cwdkit: { strategy: 'sab-atomics' },
   });
   fs.mkdirSync(path.join(project, 'sub'));
+  // A strategy package that fails to load, with a message of two lines.
+  writeFile(path.join(project, 'node_modules/cwdkit-broken/package.json'), {
+    name: 'cwdkit-broken',
+    version: '1.0.0',
+    main: 'index.cjs',
+    cwdkit: { strategy: 'broken' },
+  });
+  writeFile(
+    path.join(project, 'node_modules/cwdkit-broken/index.cjs'),
+    "throw new Error('no binary for this platform.\\nA second line of advice');\n",
+  );
+  // An app that does nothing but report, at exit, what the process loaded: builtins and CommonJS files.
+  writeFile(path.join(project, 'empty-preload.mjs'), '');
+  writeFile(
+    path.join(project, 'loaded.mjs'),
+    `import { createRequire } from 'node:module';
+const { cache } = createRequire(import.meta.url);
+process.on('exit', () => {
+  console.log(JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(cache) }));
+});
+`,
+  );
   writeFile(
     path.join(project, 'app.js'),
     `import path from 'node:path';
@@ -112,5 +134,71 @@ describe('cwdkit/register', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('ERR_CWDKIT_UNKNOWN_STRATEGY');
     expect(result.stderr).toContain('did you mean "sab-atomics"?');
+  });
+
+  // A failing flag says one sentence (which strategy, why, what to do) and stops the program, on every runtime.
+  const runtimes = [
+    ['node', process.execPath, ['--import', 'cwdkit/register', 'app.js']],
+    ['bun', path.join(bin, 'bun'), ['--preload', 'cwdkit/register', 'app.js']],
+    [
+      'deno',
+      path.join(bin, 'deno'),
+      ['run', '--preload', 'npm:cwdkit/register', '--allow-read', '--allow-env', 'app.js'],
+    ],
+  ] as const;
+  const failures = [
+    ['nonesuch', ['"nonesuch" is not installed', 'ERR_CWDKIT_STRATEGY_NOT_INSTALLED']],
+    ['Sab-Atomics', ['did you mean "sab-atomics"?', 'ERR_CWDKIT_UNKNOWN_STRATEGY']],
+    [
+      'mutex,naive',
+      [
+        'CWDKIT_STRATEGY: mutex, naive are not installed; install one: npm install @cwdkit/mutex [ERR_CWDKIT_NO_STRATEGY]',
+      ],
+    ],
+    [
+      'broken,mutex',
+      [
+        'broken (The cwdkit strategy "broken" failed to load: no binary for this platform) failed to load; ',
+        'mutex is not installed; install one: npm install @cwdkit/mutex [ERR_CWDKIT_NO_STRATEGY]',
+      ],
+    ],
+  ] as const;
+  describe.each(runtimes)('a failing flag on %s', (_runtime, command, args) => {
+    it.each(failures)('CWDKIT_STRATEGY=%s: one line on stderr, nothing run, exit 1', async (value, parts) => {
+      const result = await run(command, [...args], { cwd: project, env: { CWDKIT_STRATEGY: value } });
+      expect(result.stdout).toBe('');
+      expect(result.code).toBe(1);
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines, result.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(/^cwdkit\/register: /);
+      for (const part of parts) expect(lines[0]).toContain(part);
+    });
+  });
+
+  it('loads at start-up only the builtins worker_threads needs and a few small ones, each package once', async () => {
+    const load = async (preload: string) => {
+      const result = await run(process.execPath, ['--import', preload, 'loaded.mjs'], {
+        cwd: project,
+        env: { CWDKIT_STRATEGY: 'sab-atomics' },
+      });
+      expect(result.stderr).toBe('');
+      return JSON.parse(result.stdout) as { builtins: string[]; files: string[] };
+    };
+    const empty = await load('./empty-preload.mjs');
+    const registered = await load('cwdkit/register');
+    const added = registered.builtins.filter((name) => !empty.builtins.includes(name));
+    // What an ESM `import fs from 'node:fs'` / `import process from 'node:process'` drags in through their lazy
+    // getters (fs/promises, readline, the REPL's history, the diagnostic report): none of it is needed.
+    for (const name of ['internal/fs/promises', 'internal/readline/interface', 'internal/process/report']) {
+      expect(added).not.toContain(`NativeModule ${name}`);
+    }
+    expect(added).toContain('NativeModule worker_threads'); // the shared memory for workers: needed at start
+    // One CommonJS copy of each: the preload, core, and the strategy (never a second, ESM copy of core).
+    const files = registered.files.map((file) => path.relative(path.join(project, 'node_modules'), file)).sort();
+    expect(files).toEqual([
+      '@cwdkit/core/dist/index.cjs',
+      '@cwdkit/sab-atomics/dist/index.cjs',
+      'cwdkit/dist/register.cjs',
+    ]);
   });
 });

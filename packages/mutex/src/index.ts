@@ -2,6 +2,7 @@ import {
   buildProvider,
   type CwdCapabilities,
   type CwdProvider,
+  coldWorkerCwd,
   cwdAfterChdir,
   defineStrategy,
   isMainThread,
@@ -163,7 +164,7 @@ function remember(sequence: number, cwd: string): string {
   return cwd;
 }
 
-/** A worker started before this package loaded on the main thread has no shared memory: it asks the OS. */
+/** A worker started before this package loaded on the main thread (a cold worker) has no shared memory. */
 const parts = isMainThread
   ? {
       cwd: mainCwd,
@@ -181,7 +182,8 @@ const parts = isMainThread
           state.seen = INVALIDATED;
         },
       }
-    : { cwd: readOsCwd, chdir: refuseWorkerChdir, invalidate() {} };
+    : // Cold: the runtime's own answer where it is coherent (Node 24.15+, Deno), else the OS on every call.
+      { ...coldWorkerCwd(), chdir: refuseWorkerChdir, capabilities: { ...capabilities, cold: true } };
 
 /** The cwd itself in shared memory, behind a seqlock: workers re-read it without a syscall. */
 export const strategy = defineStrategy({

@@ -5,6 +5,7 @@ import {
   type CwdProvider,
   checkCwdName,
   codedError,
+  coldWorkerCwd,
   cwdAfterChdir,
   defineStrategy,
   isMainThread,
@@ -12,6 +13,7 @@ import {
   readOsCwd,
   refuseWorkerChdir,
   runtime,
+  runtimeWorkerCwdCoherent,
   sharedMemory,
 } from '@cwdkit/core';
 import { binding } from './binding.js';
@@ -158,8 +160,16 @@ function create(options?: NativeOptions): CwdProvider {
   const capabilities = capabilitiesOf(mode, intervalMs);
   const chdirHere = mainThread ? chdir : refuseWorkerChdir;
   const parts = { strategy: 'native', capabilities, chdir: chdirHere };
-  if (mode === 'strict' || generation === undefined) {
-    return buildProvider({ ...parts, cwd: osCwd, invalidate() {} });
+  if (mode === 'strict') return buildProvider({ ...parts, cwd: osCwd, invalidate() {} });
+  if (generation === undefined) {
+    // A cold worker in mode 'cached': the runtime's own worker cwd where it is coherent (Node 24.15+), which, like
+    // the cache, sees a chdir(2) behind its back only after invalidate(); elsewhere getcwd on every call.
+    const trustRuntime = !mainThread && mode === 'cached' && runtime === 'node' && runtimeWorkerCwdCoherent;
+    return buildProvider({
+      ...parts,
+      ...(trustRuntime ? coldWorkerCwd() : { cwd: osCwd, invalidate() {} }),
+      capabilities: { ...capabilities, ...(trustRuntime ? { externalChange: 'never' } : {}), cold: !mainThread },
+    });
   }
   if (mode === 'cached') return buildProvider({ ...parts, cwd: cachedCwd, invalidate: bump });
   const id = binding.watch(generation, intervalMs); // throws ERR_CWDKIT_WATCH_THREAD, having started nothing

@@ -2,6 +2,7 @@ import {
   buildProvider,
   type CwdCapabilities,
   type CwdProvider,
+  coldWorkerCwd,
   cwdAfterChdir,
   defineStrategy,
   isMainThread,
@@ -76,7 +77,7 @@ function readIntoWorkerCache(): string {
   return cwd;
 }
 
-/** A worker started before this package loaded on the main thread has no generation to watch: it asks the OS. */
+/** A worker started before this package loaded on the main thread (a cold worker) has no generation to watch. */
 const parts = isMainThread
   ? {
       cwd: mainCwd,
@@ -94,7 +95,8 @@ const parts = isMainThread
           state.seen = NONE;
         },
       }
-    : { cwd: readOsCwd, chdir: refuseWorkerChdir, invalidate() {} };
+    : // Cold: the runtime's own answer where it is coherent (Node 24.15+, Deno), else the OS on every call.
+      { ...coldWorkerCwd(), chdir: refuseWorkerChdir, capabilities: { ...capabilities, cold: true } };
 
 /** A cached cwd per thread, re-read from the OS when a shared generation counter moved. */
 export const strategy = defineStrategy({

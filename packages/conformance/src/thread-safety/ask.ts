@@ -15,15 +15,21 @@ export async function answeringWorker(reader: URL, workerData: ReaderData): Prom
 
 /** The worker's cwd(), failing rather than waiting for ever. */
 export async function ask(worker: Worker, ms = 10_000): Promise<Answer> {
-  const answer = once(worker, 'message');
-  worker.postMessage('cwd');
+  const reply = await answer(worker, 'cwd', ms);
+  if (reply.error) throw new Error(`the worker failed: ${reply.error}`);
+  return reply;
+}
+
+/** The worker's answer to `request` (its cwd(), after invalidate() for 'invalidate'), a failed read included. */
+export async function answer(worker: Worker, request: 'cwd' | 'invalidate', ms = 10_000): Promise<Answer> {
+  const message = once(worker, 'message');
+  worker.postMessage(request);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer from a worker within ${ms} ms`)), ms);
   });
   try {
-    const [reply] = (await Promise.race([answer, timeout])) as [Answer];
-    if (reply.error) throw new Error(`the worker failed: ${reply.error}`);
+    const [reply] = (await Promise.race([message, timeout])) as [Answer];
     return reply;
   } finally {
     clearTimeout(timer);

@@ -13,6 +13,8 @@ export interface ReaderData {
 export interface Answer {
   cwd?: string;
   shared?: boolean;
+  /** The provider's capabilities.cold: whether it says this thread is cold (found no shared memory). */
+  cold?: boolean;
   error?: string;
 }
 
@@ -27,13 +29,15 @@ if (loop && go) {
   // The main thread chdirs all along, so reads keep taking the miss path, the one that reads shared memory.
   for (;;) provider.cwd();
 }
-port.on('message', () => {
+const { cold } = provider.capabilities;
+port.on('message', (request: 'cwd' | 'invalidate') => {
   let answer: Answer;
   try {
-    answer = { cwd: provider.cwd(), shared };
+    if (request === 'invalidate') provider.invalidate();
+    answer = { cwd: provider.cwd(), shared, cold };
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
-    answer = { error: `${code}: ${message}`, shared };
+    answer = { error: `${code}: ${message}`, shared, cold };
   }
   port.postMessage(answer);
 });
