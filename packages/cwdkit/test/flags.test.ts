@@ -16,7 +16,7 @@ const bun = path.join(repository, 'node_modules/.bin/bun');
 let app: string; // cwdkit, @cwdkit/core and the real @cwdkit/sab-atomics, installed from file: specs
 let published: string; // the same, as installed from a registry (versions in package.json)
 const cli = () => path.join(app, 'node_modules/cwdkit/bin/cwdkit.js');
-const registerFile = () => path.join(app, 'node_modules/cwdkit/dist/register.js');
+const registerFile = () => path.join(app, 'node_modules/cwdkit/dist/register.cjs');
 
 /** A project as npm installs it: the packages copied, the `cwdkit` bin linked, `app.js` printing what is installed. */
 function project(spec: (tarball: string) => string): string {
@@ -109,7 +109,7 @@ describe('NODE_OPTIONS for children in any directory', () => {
 describe('Deno, installed from file: specs or tarballs', () => {
   const permissions = ['--allow-read', '--allow-env'];
   it('--preload of the register file works where --preload npm:cwdkit/register cannot find the package', async () => {
-    for (const preload of ['./node_modules/cwdkit/dist/register.js', registerFile()]) {
+    for (const preload of ['./node_modules/cwdkit/dist/register.cjs', registerFile()]) {
       const result = await run(deno, ['run', '--preload', preload, ...permissions, 'app.js'], { cwd: app });
       expect(result).toMatchObject({ code: 0, stdout: 'sab-atomics\n' });
     }
