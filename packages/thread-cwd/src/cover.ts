@@ -67,6 +67,7 @@ export const coveredFunctions: readonly Covered[] = [
     { module: 'fs', name: `${name}Sync`, kind: 'sync', spec },
   ]),
   { module: 'fs', name: 'openAsBlob', kind: 'promise', spec: one },
+  { module: 'fs', name: 'openAsBlobSync', kind: 'sync', spec: one }, // Node 26
   { module: 'fs', name: 'watch', kind: 'sync', spec: one },
   { module: 'fs', name: 'mkdtempDisposableSync', kind: 'sync', spec: { paths: [0], returns: 'disposable' } },
   { module: 'fs', name: 'realpath.native', kind: 'callback', spec: one },
@@ -281,7 +282,11 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
   const wrapped = function (this: unknown, ...args: unknown[]): unknown {
     const own = state.own;
     if (own === undefined) return original.apply(this, args);
-    if (creates && (args[1] as { recursive?: unknown } | null)?.recursive) verify(own);
+    if (creates && (args[1] as { recursive?: unknown } | null)?.recursive) {
+      verify(own);
+      // A deleted directory takes no new entry: the kernel's ENOENT, where a recursive mkdir would loop on the handle.
+      if (own.dead) args = [args[0], { ...(args[1] as object), recursive: false }, ...args.slice(2)];
+    }
     let pairs: unknown[] = [];
     let joined = join(own, spec, args, pairs);
     if (pairs.length === 0) return original.apply(this, args); // nothing relative: the call as it was
