@@ -389,10 +389,7 @@ function ownerOf(entry: Covered): [object, string] | undefined {
 
 let warned = false;
 
-/**
- * Puts the cover in place on this thread and returns its undo. Runs from an installed worker's first chdir, so a
- * worker that never chdir'd pays nothing on its fs calls.
- */
+/** Puts the cover in place on this thread and returns its undo (install() in a worker). */
 export function cover(): () => void {
   const patches: Patch[] = [];
   const replace = (owner: object, key: string, make: (original: Fn) => Fn) => {

@@ -50,13 +50,13 @@ describe('thread-cwd', () => {
 });
 
 describe.skipIf(!node || process.platform !== 'linux')('thread-cwd in a Node 24 worker', () => {
-  it('covers fs only from the first chdir (untouched before), follows ESM named imports, restores every original', () => {
+  it('covers fs at install (a function taken before the first chdir follows), ESM named imports too; uninstall restores every original', () => {
     const { report } = scenario('cover');
     expect(report.count).toBeGreaterThan(50);
     expect(report).toEqual({
       count: report.count,
-      installed: report.count, // installed, never chdir'd: every fs function is the original
-      afterChdir: 0, // after the first chdir: none is
+      installed: 0, // no fs function is the original once installed
+      captured: 'in the thread cwd',
       esmFollows: true,
       restored: report.count,
       esmRestored: true,
