@@ -19,6 +19,9 @@ import { handlePath, makeOwn, type Own, state, verify } from './state.js';
 
 export { coveredFunctions, type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';
 
+// The originals, taken before install() can cover them (trap 7): this module's own calls never go through the cover.
+const { closeSync, fstatSync, openSync, readlinkSync, statSync } = fs;
+
 /** Linux open(2)'s O_PATH: a handle on the directory itself that needs no read permission, as a cwd needs none. */
 const O_PATH = 0o10000000;
 const PATH_MAX = 4096;
@@ -74,19 +77,19 @@ function enter(target: string | Buffer, asked: string): void {
   let fd: number | undefined;
   let entered: Own;
   try {
-    fd = fs.openSync(target, O_PATH | fs.constants.O_DIRECTORY); // ENOENT, ENOTDIR, ELOOP, EACCES on the way
-    fs.statSync(`${handlePath(fd)}/.`); // EACCES without search permission on the directory itself, as chdir(2)
-    const bytes = fs.readlinkSync(handlePath(fd), { encoding: 'buffer' }); // the physical path, as getcwd gives it
-    const { dev, ino } = fs.fstatSync(fd);
+    fd = openSync(target, O_PATH | fs.constants.O_DIRECTORY); // ENOENT, ENOTDIR, ELOOP, EACCES on the way
+    statSync(`${handlePath(fd)}/.`); // EACCES without search permission on the directory itself, as chdir(2)
+    const bytes = readlinkSync(handlePath(fd), { encoding: 'buffer' }); // the physical path, as getcwd gives it
+    const { dev, ino } = fstatSync(fd);
     entered = makeOwn(bytes, dev, ino, fd);
   } catch (error) {
-    if (fd !== undefined) fs.closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
     if (hasCode(error)) throw chdirError(error.code, cwdForMessage(), asked);
     throw error;
   }
   const previous = state.own;
   state.own = entered;
-  if (previous) fs.closeSync(previous.fd);
+  if (previous) closeSync(previous.fd);
   setEnvironmentData(HANDOFF, entered.bytes);
 }
 

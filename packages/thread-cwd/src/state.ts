@@ -34,6 +34,9 @@ export const state = threadState<ThreadState>('thread-cwd.v1', () => ({
   own: undefined,
 }));
 
+// The originals, taken before install() can cover them (trap 7).
+const { fstatSync, readlinkSync, statSync } = fs;
+
 const SLASH = 47;
 
 export function makeOwn(bytes: Buffer, dev: number, ino: number, fd: number): Own {
@@ -81,13 +84,13 @@ export const handlePath = (fd: number): string => `/proc/self/fd/${fd}`;
 export function verify(own: Own): boolean {
   if (own.prefix.startsWith('/proc/')) return false;
   try {
-    const now = fs.statSync(own.bytes);
+    const now = statSync(own.bytes);
     if (now.dev === own.dev && now.ino === own.ino) return false;
   } catch {}
   own.prefix = `${handlePath(own.fd)}/`;
   own.prefixBytes = Buffer.from(own.prefix);
   own.utf8 = true;
-  own.dead = fs.fstatSync(own.fd).nlink === 0;
-  if (!own.dead) own.path = fs.readlinkSync(handlePath(own.fd));
+  own.dead = fstatSync(own.fd).nlink === 0;
+  if (!own.dead) own.path = readlinkSync(handlePath(own.fd));
   return true;
 }
