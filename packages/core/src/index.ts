@@ -1,7 +1,7 @@
 export type { CwdCapabilities, CwdProvider, StrategyDefinition } from './contract.js';
 export { installHook, SPEC_VERSION } from './contract.js';
 export type { ChdirError, CwdkitErrorCode } from './errors.js';
-export { chdirError, checkDirectory, codedError, hasCode } from './errors.js';
+export { chdirError, checkDirectory, codedError, cwdError, hasCode } from './errors.js';
 export type { ProviderParts } from './provider.js';
 export { buildProvider, checkOptions, defineStrategy, didYouMean, isClosed } from './provider.js';
 export { resolveFrom } from './resolve.js';

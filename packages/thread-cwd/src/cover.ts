@@ -1,0 +1,502 @@
+// What follows a worker's own cwd once it chdir'd: every path-taking function of node:fs, node:fs/promises and
+// node:child_process, process.loadEnvFile and process.dlopen (trap 14). Patched in that thread only; the tables are
+// data, so the enumeration test can hold them against what the running Node exports.
+import childProcess from 'node:child_process';
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import process from 'node:process';
+import { handlePath, type Own, state, toOs, verify } from './state.js';
+
+/** What a covered function returns that names a path, and how a real chdir would have spelled it. */
+type Returns = 'path' | 'dirents' | 'dir' | 'disposable';
+interface Spec {
+  /** The arguments that are paths relative to the cwd (symlink: only the link, never its target). */
+  readonly paths: readonly number[];
+  readonly returns?: Returns;
+  /** mkdir: a recursive one creates parents, so the directory's identity is checked first (trap 13). */
+  readonly creates?: true;
+}
+type Kind = 'sync' | 'callback' | 'promise';
+
+const one: Spec = { paths: [0] };
+const two: Spec = { paths: [0, 1] };
+/** node:fs names whose callback form `name` and sync form `nameSync` take the same paths. */
+const fsPairs: Record<string, Spec> = {
+  access: one,
+  appendFile: one,
+  chmod: one,
+  chown: one,
+  copyFile: two,
+  cp: two,
+  exists: one,
+  lchmod: one,
+  lchown: one,
+  link: two,
+  lstat: one,
+  lutimes: one,
+  mkdir: { paths: [0], returns: 'path', creates: true },
+  mkdtemp: { paths: [0], returns: 'path' },
+  open: one,
+  opendir: { paths: [0], returns: 'dir' },
+  readdir: { paths: [0], returns: 'dirents' },
+  readFile: one,
+  readlink: one,
+  rename: two,
+  rm: one,
+  rmdir: one,
+  stat: one,
+  statfs: one,
+  symlink: { paths: [1] },
+  truncate: one,
+  unlink: one,
+  utimes: one,
+  writeFile: one,
+};
+
+/** Every covered function: where it lives, its name there, how it reports, and its paths. */
+export interface Covered {
+  readonly module: 'fs' | 'fs/promises' | 'child_process' | 'process';
+  readonly name: string;
+  readonly kind: Kind;
+  readonly spec: Spec;
+}
+
+export const coveredFunctions: readonly Covered[] = [
+  ...Object.entries(fsPairs).flatMap(([name, spec]): Covered[] => [
+    { module: 'fs', name, kind: 'callback', spec },
+    { module: 'fs', name: `${name}Sync`, kind: 'sync', spec },
+  ]),
+  { module: 'fs', name: 'openAsBlob', kind: 'promise', spec: one },
+  { module: 'fs', name: 'openAsBlobSync', kind: 'sync', spec: one }, // Node 26
+  { module: 'fs', name: 'watch', kind: 'sync', spec: one },
+  { module: 'fs', name: 'mkdtempDisposableSync', kind: 'sync', spec: { paths: [0], returns: 'disposable' } },
+  { module: 'fs', name: 'realpath.native', kind: 'callback', spec: one },
+  { module: 'fs', name: 'realpathSync.native', kind: 'sync', spec: one },
+  ...Object.entries(fsPairs)
+    .filter(([name]) => name !== 'exists')
+    .map(([name, spec]): Covered => ({ module: 'fs/promises', name, kind: 'promise', spec })),
+  { module: 'fs/promises', name: 'realpath', kind: 'promise', spec: one },
+  { module: 'fs/promises', name: 'watch', kind: 'sync', spec: one },
+  { module: 'fs/promises', name: 'mkdtempDisposable', kind: 'promise', spec: { paths: [0], returns: 'disposable' } },
+  // Their options.cwd (default: this thread's; a relative one joined to it), patched by cover() itself.
+  ...['ChildProcess.prototype.spawn', 'spawnSync', 'execSync', 'execFileSync'].map(
+    (name): Covered => ({ module: 'child_process', name, kind: 'sync', spec: { paths: [] } }),
+  ),
+  { module: 'process', name: 'loadEnvFile', kind: 'sync', spec: one },
+  { module: 'process', name: 'dlopen', kind: 'sync', spec: { paths: [1] } },
+];
+
+/**
+ * The reviewed rest: each exported function that takes no path, or reaches the OS through something covered here
+ * (then it says what), with the reason. A function in neither list fails the enumeration test and warns at run time.
+ */
+export const takesNoPath: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(
+    ['close', 'fchown', 'fchmod', 'fdatasync', 'fstat', 'fsync', 'ftruncate', 'futimes', 'read', 'readv', 'write']
+      .concat(['writev'])
+      .flatMap((name) => [`fs.${name}`, `fs.${name}Sync`])
+      .map((name) => [name, 'takes a file descriptor']),
+  ),
+  'fs.realpath': 'resolves with path.resolve, which reads the installed process.cwd()',
+  'fs.realpathSync': 'resolves with path.resolve, which reads the installed process.cwd()',
+  'fs.watchFile': 'resolves with path.resolve, which reads the installed process.cwd()',
+  'fs.unwatchFile': 'resolves with path.resolve, which reads the installed process.cwd()',
+  'fs.glob': 'its default cwd is process.cwd(), a relative options.cwd goes through path.resolve',
+  'fs.globSync': 'its default cwd is process.cwd(), a relative options.cwd goes through path.resolve',
+  'fs/promises.glob': 'its default cwd is process.cwd(), a relative options.cwd goes through path.resolve',
+  'fs.createReadStream': 'opens through fs.open, which is covered',
+  'fs.createWriteStream': 'opens through fs.open, which is covered',
+  'fs.ReadStream': 'opens through fs.open, which is covered',
+  'fs.WriteStream': 'opens through fs.open, which is covered',
+  'fs.FileReadStream': 'opens through fs.open, which is covered',
+  'fs.FileWriteStream': 'opens through fs.open, which is covered',
+  'fs.Utf8Stream': 'opens its dest through fs.open / fs.openSync, which are covered',
+  'fs.Dirent': 'a class: what readdir and opendir return (their parentPath is fixed there)',
+  'fs.Stats': 'a class',
+  'fs.Dir': 'a class: what opendir returns (covered)',
+  'fs._toUnixTimestamp': 'converts a time',
+  'child_process.ChildProcess': 'a class: its prototype.spawn is covered (spawn, exec, execFile and fork reach it)',
+  'child_process.spawn': 'reaches ChildProcess.prototype.spawn, which is covered',
+  'child_process.exec': 'reaches ChildProcess.prototype.spawn, which is covered',
+  'child_process.execFile': 'reaches ChildProcess.prototype.spawn, which is covered',
+  'child_process.fork': 'reaches ChildProcess.prototype.spawn, which is covered',
+  'child_process._forkChild': 'takes a file descriptor (the IPC channel of a forked child)',
+};
+
+export interface Enumerated {
+  readonly name: string;
+  readonly fn: unknown;
+}
+
+/** Every function node:fs, fs.promises (=== node:fs/promises) and node:child_process export, by qualified name. */
+export function enumerate(): Enumerated[] {
+  const list: Enumerated[] = [];
+  for (const [prefix, exported] of [
+    ['fs', fs],
+    ['fs/promises', fs.promises],
+    ['child_process', childProcess],
+  ] as const) {
+    for (const name of Object.keys(exported)) {
+      const fn = (exported as Record<string, unknown>)[name];
+      if (typeof fn !== 'function') continue;
+      list.push({ name: `${prefix}.${name}`, fn });
+      for (const inner of Object.keys(fn)) {
+        const nested = (fn as unknown as Record<string, unknown>)[inner];
+        if (typeof nested === 'function') list.push({ name: `${prefix}.${name}.${inner}`, fn: nested });
+      }
+    }
+  }
+  return list;
+}
+
+/** The exported functions that are neither covered nor reviewed: each is a silent use of the real cwd. */
+export function uncovered(
+  covered: readonly Covered[] = coveredFunctions,
+  reviewed: Readonly<Record<string, string>> = takesNoPath,
+  found: readonly Enumerated[] = enumerate(),
+): string[] {
+  const known = new Set([...covered.map((entry) => `${entry.module}.${entry.name}`), ...Object.keys(reviewed)]);
+  return found.map((entry) => entry.name).filter((name) => !known.has(name));
+}
+
+/** A real chdir's spelling of `value`, which the OS got joined to `own` (stripped back only where it was joined). */
+function strip(own: Own, value: unknown): unknown {
+  if (typeof value === 'string') return value.startsWith(own.prefix) ? value.slice(own.prefix.length) : value;
+  if (Buffer.isBuffer(value) && value.subarray(0, own.prefixBytes.length).equals(own.prefixBytes)) {
+    return value.subarray(own.prefixBytes.length);
+  }
+  return value;
+}
+
+function fixDirent(own: Own, dirent: unknown): void {
+  const entry = dirent as { parentPath?: unknown; path?: unknown } | null;
+  if (!entry || typeof entry !== 'object') return;
+  if (typeof entry.parentPath === 'string') entry.parentPath = strip(own, entry.parentPath);
+  if (Object.hasOwn(entry, 'path') && typeof entry.path === 'string') entry.path = strip(own, entry.path);
+}
+
+interface DirLike {
+  read(...args: unknown[]): unknown;
+  readSync(): unknown;
+  entries(): AsyncIterableIterator<unknown>;
+  [Symbol.asyncIterator](): AsyncIterableIterator<unknown>;
+}
+
+/** A Dir whose `path` and dirents say what was asked for, as after a real chdir. */
+function fixDir(own: Own, dir: DirLike, asked: unknown): DirLike {
+  Object.defineProperty(dir, 'path', { value: asked, configurable: true });
+  const { read, readSync, entries } = dir;
+  dir.readSync = () => {
+    const dirent = readSync.call(dir);
+    fixDirent(own, dirent);
+    return dirent;
+  };
+  dir.read = (...args: unknown[]) => {
+    const callback = args[0];
+    if (typeof callback === 'function') {
+      return read.call(dir, (error: unknown, dirent: unknown) => {
+        fixDirent(own, dirent);
+        callback(error, dirent);
+      });
+    }
+    return (read.call(dir) as Promise<unknown>).then((dirent) => {
+      fixDirent(own, dirent);
+      return dirent;
+    });
+  };
+  const iterate = async function* () {
+    for await (const dirent of entries.call(dir)) {
+      fixDirent(own, dirent);
+      yield dirent;
+    }
+  };
+  dir.entries = iterate;
+  dir[Symbol.asyncIterator] = iterate;
+  return dir;
+}
+
+function fixResult(own: Own, returns: Returns | undefined, result: unknown, asked: unknown): unknown {
+  switch (returns) {
+    case undefined:
+      return result;
+    case 'path':
+      return strip(own, result);
+    case 'dirents':
+      if (Array.isArray(result)) for (const dirent of result) fixDirent(own, dirent);
+      return result;
+    case 'dir':
+      return result && typeof result === 'object' ? fixDir(own, result as DirLike, asked) : result;
+    case 'disposable':
+      if (result && typeof result === 'object') {
+        const disposable = result as { path?: unknown };
+        disposable.path = strip(own, disposable.path);
+      }
+      return result;
+  }
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : '');
+
+/** The error a real chdir would have given: the path (and dest) as asked, in the properties and the message. */
+function fixError(error: unknown, pairs: readonly unknown[]): unknown {
+  if (!(error instanceof Error)) return error;
+  const record = error as Error & { path?: unknown; dest?: unknown };
+  for (let i = 0; i < pairs.length; i += 2) {
+    const [asked, given] = [text(pairs[i]), text(pairs[i + 1])];
+    if (record.path === given) record.path = asked;
+    if (record.dest === given) record.dest = asked;
+    const quoted = `'${given}'`;
+    if (record.message.includes(quoted)) {
+      const stack = record.stack;
+      record.message = record.message.replaceAll(quoted, `'${asked}'`);
+      if (typeof stack === 'string') record.stack = stack.replace(quoted, `'${asked}'`);
+    }
+  }
+  return error;
+}
+
+/** A failure that may mean the directory left its path: then the call is made again through its handle. */
+function maybeMoved(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+type Fn = (this: unknown, ...args: unknown[]) => unknown;
+
+/** `args` with each relative path joined to `own` (a copy), or `args` itself when none is relative. */
+function join(own: Own, paths: readonly number[], args: unknown[]): unknown[] {
+  let joined = args;
+  for (const index of paths) {
+    const given = toOs(own, args[index]);
+    if (given === args[index]) continue;
+    if (joined === args) joined = args.slice();
+    joined[index] = given;
+  }
+  return joined;
+}
+
+/** (asked, given) for each path that was joined: what fixError spells back. */
+function pairsOf(paths: readonly number[], args: unknown[], joined: unknown[]): unknown[] {
+  const pairs: unknown[] = [];
+  for (const index of paths) if (joined[index] !== args[index]) pairs.push(args[index], joined[index]);
+  return pairs;
+}
+
+/**
+ * `original` with its path arguments relative to this thread's cwd, and its answers spelled as a real chdir's. The
+ * fast path allocates one copy of the arguments; a failure that may mean the directory moved (ENOENT, ENOTDIR) checks
+ * its identity and, if it did, makes the call again through its handle.
+ */
+function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
+  const { returns, creates, paths } = spec;
+  const asked = paths[0] as number;
+  const covered = function (this: unknown, ...args: unknown[]): unknown {
+    const own = state.own as Own;
+    if (creates && (args[1] as { recursive?: unknown } | null)?.recursive) {
+      verify(own);
+      // A deleted directory takes no new entry: the kernel's ENOENT, where a recursive mkdir would loop on the handle.
+      if (own.dead) args = [args[0], { ...(args[1] as object), recursive: false }, ...args.slice(2)];
+    }
+    const joined = join(own, paths, args);
+    if (joined === args) return original.apply(this, args); // nothing relative: the call as it was
+    if (kind === 'sync') {
+      try {
+        const result = original.apply(this, joined);
+        return returns === undefined ? result : fixResult(own, returns, result, args[asked]);
+      } catch (error) {
+        if (!(maybeMoved(error) && verify(own))) throw fixError(error, pairsOf(paths, args, joined));
+        const again = join(own, paths, args);
+        try {
+          return fixResult(own, returns, original.apply(this, again), args[asked]);
+        } catch (retried) {
+          throw fixError(retried, pairsOf(paths, args, again));
+        }
+      }
+    }
+    if (kind === 'promise') {
+      const call = (given: unknown[]): Promise<unknown> =>
+        (original.apply(this, given) as Promise<unknown>).then(
+          (result) => fixResult(own, returns, result, args[asked]),
+          (error: unknown): Promise<unknown> => {
+            if (given === joined && maybeMoved(error) && verify(own)) return call(join(own, paths, args));
+            throw fixError(error, pairsOf(paths, args, given));
+          },
+        );
+      return call(joined);
+    }
+    const last = joined.length - 1;
+    const callback = joined[last];
+    if (typeof callback !== 'function') return original.apply(this, joined); // fs throws its own error
+    const self = this;
+    let given = joined;
+    const answer = function (this: unknown, error: unknown, ...rest: unknown[]): void {
+      if (error instanceof Error && given === joined && maybeMoved(error) && verify(own)) {
+        given = join(own, paths, args);
+        given[last] = answer;
+        original.apply(self, given);
+        return;
+      }
+      if (error instanceof Error) return void callback.call(this, fixError(error, pairsOf(paths, args, given)));
+      if (rest.length > 0) rest[0] = fixResult(own, returns, rest[0], args[asked]);
+      callback.call(this, error, ...rest);
+    };
+    joined[last] = answer;
+    return original.apply(this, joined);
+  };
+  // Forwarding `arguments` untouched is V8's fast path (no array is made): a thread that never chdir'd pays one
+  // check. Counted with callgrind (statSync, Node 24): +91 instructions on ~4,500, where a rest parameter here cost 421.
+  const wrapped = function (this: unknown): unknown {
+    // biome-ignore lint/complexity/noArguments: see above
+    return (state.own === undefined ? original : covered).apply(this, arguments as unknown as unknown[]);
+  };
+  Object.defineProperty(wrapped, 'name', { value: original.name });
+  Object.defineProperty(wrapped, 'length', { value: original.length });
+  return wrapped;
+}
+
+/**
+ * The cwd a child starts in: this thread's when none is given, a relative one joined to it. A spawn costs
+ * milliseconds, so the directory's identity is checked first: a child of a thread whose directory was deleted or moved
+ * starts in that very directory (through its handle, which the child holds until it execs), as it would inherit it.
+ */
+function childCwd(own: Own, cwd: unknown): unknown {
+  verify(own);
+  if (cwd === undefined || cwd === null || cwd === '') {
+    return own.prefix.startsWith('/proc/') ? handlePath(own.fd) : own.path;
+  }
+  return typeof cwd === 'string' ? toOs(own, cwd) : cwd;
+}
+
+/** child_process's sync forms take (file, args?, options?); execSync (command, options?). */
+function withChildCwd(args: unknown[], at: number): unknown[] {
+  const own = state.own;
+  if (own === undefined) return args;
+  const copy = args.slice();
+  const options = copy[at];
+  if (options === undefined || options === null) copy[at] = { cwd: own.path };
+  else if (typeof options === 'object')
+    copy[at] = { ...options, cwd: childCwd(own, (options as { cwd?: unknown }).cwd) };
+  return copy;
+}
+
+const optionsAt = (args: unknown[]) => (Array.isArray(args[1]) || (args[1] == null && args.length > 2) ? 2 : 1);
+
+interface Patch {
+  readonly owner: object;
+  readonly key: string;
+  readonly value: unknown;
+}
+
+/** Where each covered function lives; a name the running Node does not export is left out. */
+function ownerOf(entry: Covered): [object, string] | undefined {
+  const owner = entry.module === 'fs' ? fs : entry.module === 'fs/promises' ? fs.promises : undefined;
+  if (!owner) return undefined;
+  const [name, inner] = entry.name.split('.') as [string, string | undefined];
+  const host = inner === undefined ? owner : (owner as unknown as Record<string, unknown>)[name];
+  const key = inner ?? name;
+  if (typeof host !== 'function' && (typeof host !== 'object' || host === null)) return undefined;
+  if (typeof (host as Record<string, unknown>)[key] !== 'function') return undefined;
+  return [host as object, key];
+}
+
+let warned = false;
+
+/** Puts the cover in place on this thread and returns its undo (install() in a worker). */
+export function cover(): () => void {
+  const patches: Patch[] = [];
+  const replace = (owner: object, key: string, make: (original: Fn) => Fn) => {
+    const original = (owner as Record<string, Fn>)[key] as Fn;
+    patches.push({ owner, key, value: original });
+    (owner as Record<string, Fn>)[key] = make(original);
+  };
+  for (const entry of coveredFunctions) {
+    const found = ownerOf(entry);
+    if (found) replace(found[0], found[1], (original) => wrap(original, entry.kind, entry.spec));
+  }
+  replace(
+    childProcess.ChildProcess.prototype,
+    'spawn',
+    (original) =>
+      function spawn(this: unknown, options: unknown) {
+        const own = state.own;
+        if (own === undefined || options === null || typeof options !== 'object') return original.call(this, options);
+        return original.call(this, { ...options, cwd: childCwd(own, (options as { cwd?: unknown }).cwd) });
+      },
+  );
+  replace(
+    childProcess,
+    'spawnSync',
+    (original) =>
+      function spawnSync(this: unknown, ...args: unknown[]) {
+        return original.apply(this, withChildCwd(args, optionsAt(args)));
+      },
+  );
+  replace(
+    childProcess,
+    'execFileSync',
+    (original) =>
+      function execFileSync(this: unknown, ...args: unknown[]) {
+        return original.apply(this, withChildCwd(args, optionsAt(args)));
+      },
+  );
+  replace(
+    childProcess,
+    'execSync',
+    (original) =>
+      function execSync(this: unknown, ...args: unknown[]) {
+        return original.apply(this, withChildCwd(args, 1));
+      },
+  );
+  replace(
+    process,
+    'loadEnvFile',
+    (original) =>
+      function loadEnvFile(this: unknown, ...args: unknown[]) {
+        const own = state.own;
+        if (own === undefined) return original.apply(this, args);
+        const copy = args.slice();
+        copy[0] = toOs(own, args[0] === undefined ? '.env' : args[0]);
+        try {
+          return original.apply(this, copy);
+        } catch (error) {
+          throw fixError(error, [args[0] ?? '.env', copy[0]]);
+        }
+      },
+  );
+  replace(
+    process,
+    'dlopen',
+    (original) =>
+      function dlopen(this: unknown, ...args: unknown[]) {
+        const own = state.own;
+        const filename = args[1];
+        // dlopen(3) searches the library path for a name without a slash: only a relative path with one is the cwd's.
+        if (own === undefined || typeof filename !== 'string' || !filename.includes('/')) {
+          return original.apply(this, args);
+        }
+        const copy = args.slice();
+        const given = toOs(own, filename) as string;
+        copy[1] = given;
+        try {
+          return original.apply(this, copy);
+        } catch (error) {
+          // dlopen(3)'s message starts with the name it was given.
+          if (error instanceof Error) error.message = error.message.replaceAll(given, filename);
+          throw error;
+        }
+      },
+  );
+  syncBuiltinESMExports(); // named imports of node:fs and friends follow (trap 15)
+  const missed = uncovered();
+  if (missed.length > 0 && !warned) {
+    warned = true;
+    process.emitWarning(
+      `thread-cwd does not cover ${missed.join(', ')}: in a worker that chdir'd, they use the process cwd`,
+      { code: 'CWDKIT_THREAD_CWD_UNCOVERED' },
+    );
+  }
+  return () => {
+    for (const { owner, key, value } of patches.reverse()) (owner as Record<string, unknown>)[key] = value;
+    syncBuiltinESMExports();
+  };
+}

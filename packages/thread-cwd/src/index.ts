@@ -1,0 +1,158 @@
+import fs from 'node:fs';
+import process from 'node:process';
+import { getEnvironmentData, setEnvironmentData } from 'node:worker_threads';
+import {
+  buildProvider,
+  type CwdCapabilities,
+  type CwdProvider,
+  chdirError,
+  codedError,
+  cwdError,
+  defineStrategy,
+  hasCode,
+  isMainThread,
+  runtime,
+} from '@cwdkit/core';
+import { createProvider as createProcessCwd } from '@cwdkit/sab-atomics';
+import { cover } from './cover.js';
+import { handlePath, makeOwn, type Own, state, verify } from './state.js';
+
+export { coveredFunctions, type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';
+
+// The originals, taken before install() can cover them (trap 7): this module's own calls never go through the cover.
+const { closeSync, fstatSync, openSync, readlinkSync, statSync } = fs;
+
+/** Linux open(2)'s O_PATH: a handle on the directory itself that needs no read permission, as a cwd needs none. */
+const O_PATH = 0o10000000;
+const PATH_MAX = 4096;
+/** Where a worker hands its cwd to the workers it starts (environment data is copied into each new worker). */
+const HANDOFF = 'cwdkit:thread-cwd.v1';
+
+/**
+ * A per-thread cwd needs what only Node on Linux gives here: workers whose fs, child_process and Worker can all be
+ * covered, and /proc/self/fd to reach a directory by its handle (a deleted or moved one, as the kernel does).
+ * Elsewhere thread-cwd is a coherent process-scope strategy, and install() in a worker refuses (never a partial cover).
+ */
+const missing =
+  runtime === 'bun'
+    ? "Bun's own file and process APIs (Bun.file, Bun.spawn, Bun.$, a native path.resolve) cannot follow a thread's cwd"
+    : runtime === 'deno'
+      ? "Deno's own file and process APIs (Deno.readTextFile, Deno.Command, ...) cannot follow a thread's cwd yet"
+      : process.platform !== 'linux'
+        ? `a per-thread cwd needs Linux's /proc/self/fd (this is ${process.platform})`
+        : undefined;
+const threadScoped = missing === undefined;
+
+/** The process cwd, coherent in every thread (a generation counter in shared memory): what a worker follows. */
+const processCwd = createProcessCwd();
+
+const capabilities: CwdCapabilities = threadScoped
+  ? { workerCoherent: true, chdirFromWorker: true, externalChange: 'never', chdirScope: 'thread' }
+  : { workerCoherent: true, chdirFromWorker: false, externalChange: 'never', chdirScope: 'process' };
+
+/** A worker started by a chdir'd worker starts in its parent's cwd (trap 3's channel, copied at `new Worker`). */
+function inherited(): void {
+  if (isMainThread || !threadScoped || state.own) return;
+  const handed = getEnvironmentData(HANDOFF) as Uint8Array | undefined;
+  if (!(handed instanceof Uint8Array)) return;
+  try {
+    enter(Buffer.from(handed), '');
+  } catch {
+    // The parent's directory is gone: the OS would refuse it too; follow the process cwd.
+  }
+}
+
+function cwdForMessage(): string {
+  const own = state.own;
+  if (own) return own.path;
+  try {
+    return processCwd.cwd();
+  } catch {
+    return '';
+  }
+}
+
+/** Opens `target` (already joined to this thread's cwd) as the thread's new cwd: what chdir(2) checks, then a handle. */
+function enter(target: string | Buffer, asked: string): void {
+  let fd: number | undefined;
+  let entered: Own;
+  try {
+    fd = openSync(target, O_PATH | fs.constants.O_DIRECTORY); // ENOENT, ENOTDIR, ELOOP, EACCES on the way
+    statSync(`${handlePath(fd)}/.`); // EACCES without search permission on the directory itself, as chdir(2)
+    const bytes = readlinkSync(handlePath(fd), { encoding: 'buffer' }); // the physical path, as getcwd gives it
+    const { dev, ino } = fstatSync(fd);
+    entered = makeOwn(bytes, dev, ino, fd);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    if (hasCode(error)) throw chdirError(error.code, cwdForMessage(), asked);
+    throw error;
+  }
+  const previous = state.own;
+  state.own = entered;
+  if (previous) closeSync(previous.fd);
+  setEnvironmentData(HANDOFF, entered.bytes);
+}
+
+function threadChdir(directory: string): void {
+  // The kernel's answers to what cannot be opened at all, worded as chdir's.
+  if (directory === '') throw chdirError('ENOENT', cwdForMessage(), directory);
+  if (directory.length * 3 >= PATH_MAX && Buffer.byteLength(directory) >= PATH_MAX) {
+    throw chdirError('ENAMETOOLONG', cwdForMessage(), directory);
+  }
+  const own = state.own;
+  // Relative to this thread's cwd, joined as given (`..` is the kernel's to walk: trap 11); a thread that never
+  // chdir'd is in the process cwd, where the OS resolves a relative path itself.
+  enter(own && directory.charCodeAt(0) !== 47 ? `${own.prefix}${directory}` : directory, directory);
+}
+
+function threadCwd(): string {
+  const own = state.own;
+  if (own === undefined) return processCwd.cwd();
+  if (own.dead) throw cwdError('ENOENT');
+  return own.path;
+}
+
+/** A cwd of its own for every worker; the main thread's chdir is the process's. */
+export const strategy = defineStrategy({
+  specVersion: 1,
+  name: 'thread-cwd',
+  description:
+    'A working directory of its own for every worker thread (process.chdir works in workers and moves only that thread); workers that never chdir follow the process cwd.',
+  create(): CwdProvider {
+    if (isMainThread || !threadScoped) {
+      return buildProvider({
+        strategy: 'thread-cwd',
+        capabilities,
+        cwd: processCwd.cwd,
+        chdir: processCwd.chdir,
+        invalidate: processCwd.invalidate,
+        install() {
+          if (!isMainThread) {
+            throw codedError(
+              new Error(`install(): thread-cwd cannot give this worker a cwd of its own: ${missing}`),
+              'ERR_CWDKIT_UNSUPPORTED_RUNTIME',
+            );
+          }
+          return () => {}; // the main thread's chdir is the real one: nothing else to cover
+        },
+      });
+    }
+    inherited();
+    return buildProvider({
+      strategy: 'thread-cwd',
+      capabilities,
+      cwd: threadCwd,
+      chdir: threadChdir,
+      invalidate() {
+        processCwd.invalidate();
+        if (state.own) verify(state.own);
+      },
+      // At install, not at the first chdir: a library that takes `const { readFileSync } = require('fs')` between
+      // the two must get the covered function (trap 15). Until this thread chdirs, a covered call costs one check.
+      install: cover,
+    });
+  },
+});
+
+export const createProvider = (): CwdProvider => strategy.create();
+export default strategy;

@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import { threadState } from '@cwdkit/core';
+
+/** A worker's own working directory, as the kernel would hold it. */
+export interface Own {
+  /** The physical path (realpath at chdir time), as getcwd reports it: what process.cwd() returns. */
+  path: string;
+  /** Its exact bytes (a name that is not UTF-8 survives only here). */
+  readonly bytes: Buffer;
+  /**
+   * `path + '/'` (just '/' at the root): the join of a relative path, as given (trap 11). Once the directory is no
+   * longer at its path, the handle's `/proc/self/fd/N/` instead.
+   */
+  prefix: string;
+  prefixBytes: Buffer;
+  /** Whether `prefix` spells `prefixBytes` exactly; if not, string paths are joined as bytes. */
+  utf8: boolean;
+  /** The directory's identity at chdir time: a deleted or replaced directory is noticed by it (trap 13). */
+  readonly dev: number;
+  readonly ino: number;
+  /** A handle on the directory (O_PATH): the kernel's way to it, wherever it went. */
+  readonly fd: number;
+  /** Set once the directory is found gone: cwd() throws ENOENT as uv_cwd does. */
+  dead: boolean;
+}
+
+interface ThreadState {
+  /** This thread's own cwd; undefined while the thread follows the process cwd (it never chdir'd). */
+  own: Own | undefined;
+}
+
+/** One per thread, shared by every provider and by the ESM and CJS copies of this package. */
+export const state = threadState<ThreadState>('thread-cwd.v1', () => ({
+  own: undefined,
+}));
+
+// The originals, taken before install() can cover them (trap 7).
+const { fstatSync, readlinkSync, statSync } = fs;
+
+const SLASH = 47;
+
+export function makeOwn(bytes: Buffer, dev: number, ino: number, fd: number): Own {
+  const path = bytes.toString();
+  const prefix = path === '/' ? '/' : `${path}/`;
+  return {
+    path,
+    bytes,
+    prefix,
+    prefixBytes: path === '/' ? Buffer.from('/') : Buffer.concat([bytes, Buffer.from('/')]),
+    utf8: Buffer.from(prefix).equals(path === '/' ? Buffer.from('/') : Buffer.concat([bytes, Buffer.from('/')])),
+    dev,
+    ino,
+    fd,
+    dead: false,
+  };
+}
+
+/**
+ * The path the OS must be given for `value` in a thread whose cwd is `own`: a relative string or Buffer joined as
+ * given (never normalised: `link/../x` is the kernel's to walk); anything else (absolute, URL, fd, '') unchanged.
+ * A string 'file:x' is a relative path, as it is to fs.
+ */
+export function toOs(own: Own, value: unknown): unknown {
+  if (typeof value === 'string') {
+    if (value.length === 0 || value.charCodeAt(0) === SLASH) return value;
+    return own.utf8 ? own.prefix + value : Buffer.concat([own.prefixBytes, Buffer.from(value)]);
+  }
+  if (value instanceof Uint8Array) {
+    if (value.length === 0 || value[0] === SLASH) return value;
+    return Buffer.concat([own.prefixBytes, value]);
+  }
+  return value;
+}
+
+/** The directory's handle, as a path the kernel walks from the directory itself, wherever it now is. */
+export const handlePath = (fd: number): string => `/proc/self/fd/${fd}`;
+
+/**
+ * Whether this thread's directory still sits at its path (trap 13); if not (deleted, moved, replaced), relative
+ * paths go through its handle from now on, as the kernel's would, and cwd() follows a move or throws ENOENT once it
+ * is deleted. Returns whether anything changed. Called by invalidate(), before a recursive mkdir, and when a
+ * covered call fails with ENOENT or ENOTDIR: never on the fast path.
+ */
+export function verify(own: Own): boolean {
+  if (own.prefix.startsWith('/proc/')) return false;
+  try {
+    const now = statSync(own.bytes);
+    if (now.dev === own.dev && now.ino === own.ino) return false;
+  } catch {}
+  own.prefix = `${handlePath(own.fd)}/`;
+  own.prefixBytes = Buffer.from(own.prefix);
+  own.utf8 = true;
+  own.dead = fstatSync(own.fd).nlink === 0;
+  if (!own.dead) own.path = readlinkSync(handlePath(own.fd));
+  return true;
+}

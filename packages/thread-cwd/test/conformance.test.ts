@@ -1,0 +1,3 @@
+import { describeCwdStrategy } from '@cwdkit/conformance/vitest';
+
+describeCwdStrategy('@cwdkit/thread-cwd');
