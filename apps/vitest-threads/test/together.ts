@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isMainThread, threadId } from 'node:worker_threads';
+import { expect, inject } from 'vitest';
+
+/** Every test file of the example: each waits in together() for all of them. */
+const everyone = fs.readdirSync(import.meta.dirname).filter((name) => name.endsWith('.test.ts'));
+
+/**
+ * Waits until every test file has called it, so that what a file checks afterwards happens while the others sit in
+ * directories of their own. On pool 'threads' they are threads of one process, where a process-wide chdir would show.
+ */
+export async function together(): Promise<void> {
+  const rendezvous = inject('rendezvous');
+  const me = path.basename(expect.getState().testPath ?? '');
+  const arrival = path.join(rendezvous, me);
+  fs.writeFileSync(`${arrival}.tmp`, JSON.stringify({ pid: process.pid, threadId }));
+  fs.renameSync(`${arrival}.tmp`, arrival); // whole, or not there yet
+  for (const deadline = Date.now() + 50_000; ; await sleep(10)) {
+    const missing = everyone.filter((name) => !fs.existsSync(path.join(rendezvous, name)));
+    if (missing.length === 0) break;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${me} waited 50 s for ${missing.join(', ')}: run the whole example (maxWorkers >= ${everyone.length})`,
+      );
+    }
+  }
+  const arrivals = everyone.map((name) => JSON.parse(fs.readFileSync(path.join(rendezvous, name), 'utf8')));
+  // Threads of one process (pool 'threads'), or a process each (pool 'forks', where each is its process's main thread).
+  expect(new Set(arrivals.map(({ pid }) => pid)).size).toBe(isMainThread ? everyone.length : 1);
+  expect(new Set(arrivals.map(({ pid, threadId }) => `${pid}:${threadId}`)).size).toBe(everyone.length);
+}
