@@ -1,7 +1,6 @@
-// The one line: in each vitest worker, process.chdir() moves only that worker's cwd, and fs, child_process,
-// path.resolve and new Worker follow it. (Once @cwdkit/thread-cwd has a `setup` entry, this file becomes
-// `import '@cwdkit/thread-cwd/setup';`.)
+// The one line: in each vitest worker, process.chdir() moves only that worker's cwd, and fs, child_process and
+// path.resolve follow it. (`installed()` keeps it harmless where a worker runs several files: `isolate: false`.)
 import { createProvider } from '@cwdkit/thread-cwd';
-import { install } from 'cwdkit';
+import { install, installed } from 'cwdkit';
 
-install(createProvider());
+if (!installed()) install(createProvider());

@@ -44,7 +44,8 @@ const outcomes = (results: FileResult[]) =>
       { state: file.state, codes: [...file.errors, ...file.tests.flatMap((t) => t.errors)].map((e) => e.code) },
     ]),
   );
-const every = (outcome: { state: string; codes: unknown[] }) => Object.fromEntries(files.map((f) => [f, outcome]));
+const every = (outcome: { state: string; codes: unknown[] }, names = files) =>
+  Object.fromEntries(names.map((name) => [name, outcome]));
 
 test.runIf(process.platform === 'linux')('pool threads with the setup line: every file passes', async () => {
   const { code, output, results } = await run('vitest.config.ts');
@@ -77,4 +78,17 @@ test('a process.cwd()-only fake (mock-cwd, vi.spyOn) is caught: the first relati
   const { code, output, results } = await run('check/vitest.fake-cwd.config.ts');
   expect(outcomes(results), output).toEqual(every({ state: 'failed', codes: ['ENOENT'] }));
   expect(code, output).toBe(1);
+});
+
+test('isolate: false, one worker for two files: the setup line runs twice there without installing twice', async () => {
+  const { code, output, results } = await run('check/vitest.no-isolate.config.ts');
+  expect(outcomes(results), output).toEqual(every({ state: 'passed', codes: [] }, ['one.test.ts', 'two.test.ts']));
+  expect(code, output).toBe(0);
+});
+
+test("the README's example is these files, as they are", () => {
+  const readme = fs.readFileSync(path.join(app, 'README.md'), 'utf8');
+  for (const file of ['vitest.config.ts', 'setup.ts', 'test/example.test.ts']) {
+    expect(readme, file).toContain(`\`\`\`ts\n// ${file}\n${fs.readFileSync(path.join(app, file), 'utf8')}\`\`\``);
+  }
 });
