@@ -41,6 +41,7 @@ describe('the suite catches broken strategies', () => {
       'claims-coherent',
       ['a worker sees a main-thread chdir', 'no stale reads while workers read under a storm of chdirs'],
     ],
+    ['thread-scope-lexical', ["chdir in a worker changes only that worker's cwd (chdirScope 'thread')"]],
   ])(
     '%s fails where it should',
     async (name, expected) => {

@@ -67,6 +67,7 @@ export const coveredFunctions: readonly Covered[] = [
     { module: 'fs', name: `${name}Sync`, kind: 'sync', spec },
   ]),
   { module: 'fs', name: 'openAsBlob', kind: 'promise', spec: one },
+  { module: 'fs', name: 'openAsBlobSync', kind: 'sync', spec: one }, // Node 26
   { module: 'fs', name: 'watch', kind: 'sync', spec: one },
   { module: 'fs', name: 'mkdtempDisposableSync', kind: 'sync', spec: { paths: [0], returns: 'disposable' } },
   { module: 'fs', name: 'realpath.native', kind: 'callback', spec: one },
@@ -262,73 +263,82 @@ function maybeMoved(error: unknown): boolean {
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
 
-/** The arguments with each relative path joined to `own`; `pairs` gets (asked, given) for each one joined. */
-function join(own: Own, spec: Spec, args: unknown[], pairs: unknown[]): unknown[] {
-  const joined = args.slice();
-  for (const index of spec.paths) {
-    const asked = args[index];
-    const given = toOs(own, asked);
-    if (given === asked) continue;
+/** `args` with each relative path joined to `own` (a copy), or `args` itself when none is relative. */
+function join(own: Own, paths: readonly number[], args: unknown[]): unknown[] {
+  let joined = args;
+  for (const index of paths) {
+    const given = toOs(own, args[index]);
+    if (given === args[index]) continue;
+    if (joined === args) joined = args.slice();
     joined[index] = given;
-    pairs.push(asked, given);
   }
   return joined;
 }
 
-/** `original` with its path arguments relative to this thread's cwd, and its answers spelled as a real chdir's. */
+/** (asked, given) for each path that was joined: what fixError spells back. */
+function pairsOf(paths: readonly number[], args: unknown[], joined: unknown[]): unknown[] {
+  const pairs: unknown[] = [];
+  for (const index of paths) if (joined[index] !== args[index]) pairs.push(args[index], joined[index]);
+  return pairs;
+}
+
+/**
+ * `original` with its path arguments relative to this thread's cwd, and its answers spelled as a real chdir's. The
+ * fast path allocates one copy of the arguments; a failure that may mean the directory moved (ENOENT, ENOTDIR) checks
+ * its identity and, if it did, makes the call again through its handle.
+ */
 function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
-  const { returns, creates } = spec;
+  const { returns, creates, paths } = spec;
+  const asked = paths[0] as number;
   const wrapped = function (this: unknown, ...args: unknown[]): unknown {
     const own = state.own;
     if (own === undefined) return original.apply(this, args);
-    if (creates && (args[1] as { recursive?: unknown } | null)?.recursive) verify(own);
-    let pairs: unknown[] = [];
-    let joined = join(own, spec, args, pairs);
-    if (pairs.length === 0) return original.apply(this, args); // nothing relative: the call as it was
-    const asked = args[spec.paths[0] as number];
-    const again = () => {
-      pairs = [];
-      joined = join(own, spec, args, pairs);
-    };
+    if (creates && (args[1] as { recursive?: unknown } | null)?.recursive) {
+      verify(own);
+      // A deleted directory takes no new entry: the kernel's ENOENT, where a recursive mkdir would loop on the handle.
+      if (own.dead) args = [args[0], { ...(args[1] as object), recursive: false }, ...args.slice(2)];
+    }
+    const joined = join(own, paths, args);
+    if (joined === args) return original.apply(this, args); // nothing relative: the call as it was
     if (kind === 'sync') {
       try {
-        return fixResult(own, returns, original.apply(this, joined), asked);
+        const result = original.apply(this, joined);
+        return returns === undefined ? result : fixResult(own, returns, result, args[asked]);
       } catch (error) {
-        if (!(maybeMoved(error) && verify(own))) throw fixError(error, pairs);
-        again();
+        if (!(maybeMoved(error) && verify(own))) throw fixError(error, pairsOf(paths, args, joined));
+        const again = join(own, paths, args);
         try {
-          return fixResult(own, returns, original.apply(this, joined), asked);
+          return fixResult(own, returns, original.apply(this, again), args[asked]);
         } catch (retried) {
-          throw fixError(retried, pairs);
+          throw fixError(retried, pairsOf(paths, args, again));
         }
       }
     }
     if (kind === 'promise') {
-      const call = () =>
-        (original.apply(this, joined) as Promise<unknown>).then((result) => fixResult(own, returns, result, asked));
-      return call().catch((error: unknown) => {
-        if (!(maybeMoved(error) && verify(own))) throw fixError(error, pairs);
-        again();
-        return call().catch((retried: unknown) => {
-          throw fixError(retried, pairs);
-        });
-      });
+      const call = (given: unknown[]): Promise<unknown> =>
+        (original.apply(this, given) as Promise<unknown>).then(
+          (result) => fixResult(own, returns, result, args[asked]),
+          (error: unknown): Promise<unknown> => {
+            if (given === joined && maybeMoved(error) && verify(own)) return call(join(own, paths, args));
+            throw fixError(error, pairsOf(paths, args, given));
+          },
+        );
+      return call(joined);
     }
     const last = joined.length - 1;
     const callback = joined[last];
     if (typeof callback !== 'function') return original.apply(this, joined); // fs throws its own error
-    let retried = false;
     const self = this;
+    let given = joined;
     const answer = function (this: unknown, error: unknown, ...rest: unknown[]): void {
-      if (error instanceof Error && !retried && maybeMoved(error) && verify(own)) {
-        retried = true;
-        again();
-        joined[last] = answer;
-        original.apply(self, joined);
+      if (error instanceof Error && given === joined && maybeMoved(error) && verify(own)) {
+        given = join(own, paths, args);
+        given[last] = answer;
+        original.apply(self, given);
         return;
       }
-      if (error instanceof Error) return void callback.call(this, fixError(error, pairs));
-      if (rest.length > 0) rest[0] = fixResult(own, returns, rest[0], asked);
+      if (error instanceof Error) return void callback.call(this, fixError(error, pairsOf(paths, args, given)));
+      if (rest.length > 0) rest[0] = fixResult(own, returns, rest[0], args[asked]);
       callback.call(this, error, ...rest);
     };
     joined[last] = answer;
@@ -379,10 +389,7 @@ function ownerOf(entry: Covered): [object, string] | undefined {
 
 let warned = false;
 
-/**
- * Puts the cover in place on this thread and returns its undo. Runs from an installed worker's first chdir, so a
- * worker that never chdir'd pays nothing on its fs calls.
- */
+/** Puts the cover in place on this thread and returns its undo (install() in a worker). */
 export function cover(): () => void {
   const patches: Patch[] = [];
   const replace = (owner: object, key: string, make: (original: Fn) => Fn) => {

@@ -17,7 +17,7 @@ import { createProvider as createProcessCwd } from '@cwdkit/sab-atomics';
 import { cover } from './cover.js';
 import { handlePath, makeOwn, type Own, state, verify } from './state.js';
 
-export { cover, coveredFunctions, type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';
+export { coveredFunctions, type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';
 
 /** Linux open(2)'s O_PATH: a handle on the directory itself that needs no read permission, as a cwd needs none. */
 const O_PATH = 0o10000000;
@@ -88,7 +88,6 @@ function enter(target: string | Buffer, asked: string): void {
   state.own = entered;
   if (previous) fs.closeSync(previous.fd);
   setEnvironmentData(HANDOFF, entered.bytes);
-  if (state.installed && !state.uncover) state.uncover = cover();
 }
 
 function threadChdir(directory: string): void {
@@ -145,15 +144,9 @@ export const strategy = defineStrategy({
         processCwd.invalidate();
         if (state.own) verify(state.own);
       },
-      install() {
-        state.installed = true;
-        if (state.own) state.uncover = cover();
-        return () => {
-          state.installed = false;
-          state.uncover?.();
-          state.uncover = undefined;
-        };
-      },
+      // At install, not at the first chdir: a library that takes `const { readFileSync } = require('fs')` between
+      // the two must get the covered function (trap 15). Until this thread chdirs, a covered call costs one check.
+      install: cover,
     });
   },
 });

@@ -27,17 +27,11 @@ export interface Own {
 interface ThreadState {
   /** This thread's own cwd; undefined while the thread follows the process cwd (it never chdir'd). */
   own: Own | undefined;
-  /** Whether install() put thread-cwd in place on this thread. */
-  installed: boolean;
-  /** Undoes the fs / child_process / Worker cover; set from the first chdir of an installed worker. */
-  uncover: (() => void) | undefined;
 }
 
 /** One per thread, shared by every provider and by the ESM and CJS copies of this package. */
 export const state = threadState<ThreadState>('thread-cwd.v1', () => ({
   own: undefined,
-  installed: false,
-  uncover: undefined,
 }));
 
 const SLASH = 47;

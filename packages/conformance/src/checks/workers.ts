@@ -26,7 +26,12 @@ export const workersChecks: readonly Check[] = [
   },
   {
     title: 'chdir in a worker changes the process cwd',
-    skip: (capabilities) => (capabilities.chdirFromWorker ? undefined : 'chdirFromWorker is false'),
+    skip: (capabilities) =>
+      !capabilities.chdirFromWorker
+        ? 'chdirFromWorker is false'
+        : capabilities.chdirScope === 'thread'
+          ? "chdirScope is 'thread'"
+          : undefined,
     async run(context) {
       const provider = context.provider();
       const [worker, other] = [await context.worker(), await context.worker()];
@@ -47,6 +52,40 @@ export const workersChecks: readonly Check[] = [
           assert.equal(provider.cwd(), target, 'the main thread sees a worker chdir');
           assert.equal(await other.cwd(), target, 'another worker sees a worker chdir');
         }
+      }
+    },
+  },
+  {
+    title: "chdir in a worker changes only that worker's cwd (chdirScope 'thread')",
+    skip: (capabilities) =>
+      capabilities.chdirScope === 'thread' && capabilities.chdirFromWorker ? undefined : "chdirScope is not 'thread'",
+    async run(context) {
+      const provider = context.provider();
+      const home = provider.cwd();
+      const [worker, other] = [await context.worker(), await context.worker()];
+      const [target, inner, moved] = [context.dir('own'), context.dir('own', 'inner'), context.dir('main-moved')];
+      await worker.chdir(target);
+      assert.equal(await worker.cwd(), target, 'the worker sees its own chdir');
+      await worker.chdir('inner');
+      assert.equal(await worker.cwd(), inner, "a relative chdir is relative to the worker's own cwd");
+      await worker.chdir('..');
+      assert.equal(await worker.cwd(), target, "chdir('..') is relative to the worker's own cwd");
+      assert.equal(readOsCwd(), home, "a worker's chdir does not move the process");
+      assert.equal(provider.cwd(), home, "the main thread does not see a worker's chdir");
+      assert.equal(await other.cwd(), home, "another worker does not see a worker's chdir");
+      // Runtime coherence: the worker's own runtime (not installed here) still agrees with the OS.
+      assert.equal((await worker.runtimeView()).processCwd, home, "the worker's runtime still says the process cwd");
+      for (const [directory, code] of [
+        ['missing', 'ENOENT'],
+        [context.file('a-file'), 'ENOTDIR'],
+      ] as const) {
+        await assert.rejects(worker.chdir(directory), { code });
+        assert.equal(await worker.cwd(), target, `a failed chdir (${code}) leaves the worker's cwd as it was`);
+      }
+      provider.chdir(moved);
+      assert.equal(await worker.cwd(), target, "a worker that chdir'd keeps its own cwd when the main thread moves");
+      if (provider.capabilities.workerCoherent) {
+        assert.equal(await other.cwd(), moved, "a worker that never chdir'd follows the main thread");
       }
     },
   },

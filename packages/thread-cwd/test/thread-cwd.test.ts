@@ -1,0 +1,118 @@
+// What is specific to thread-cwd, each in a real worker of a real child process: the cover's life cycle, a deleted
+// and a moved directory, a worker started by a chdir'd worker, EACCES, and the refusal on Bun and Deno.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findRuntime } from '@cwdkit/conformance';
+import threadCwd, { createProvider } from '@cwdkit/thread-cwd';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const script = path.join(import.meta.dirname, 'fixtures', 'scenario.mjs');
+const register = fs.realpathSync(path.join(import.meta.dirname, '..', '..', 'cwdkit', 'dist', 'register.js'));
+const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'thread-cwd-test-')));
+fs.chmodSync(scratch, 0o755); // nobody must be able to enter it (the EACCES test)
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+const node = findRuntime('node24');
+let dirs = 0;
+
+interface ScenarioOptions {
+  binary?: string[];
+  env?: Record<string, string>;
+  /** A command line to run it under (another user). */
+  as?: string[];
+  prepare?(dir: string): void;
+}
+
+function scenario(name: string, options: ScenarioOptions = {}) {
+  const dir = path.join(scratch, `${name}-${dirs++}`);
+  fs.mkdirSync(dir);
+  fs.chmodSync(dir, 0o755);
+  options.prepare?.(dir);
+  const [command, ...args] = [...(options.as ?? []), ...(options.binary ?? [node as string]), script, name, dir];
+  const output = execFileSync(command as string, args, {
+    encoding: 'utf8',
+    cwd: scratch,
+    env: { ...process.env, ...options.env },
+  });
+  return { dir, report: JSON.parse(output) };
+}
+
+describe('thread-cwd', () => {
+  it('declares a thread scope on Node on Linux', () => {
+    expect(threadCwd.name).toBe('thread-cwd');
+    expect(createProvider().capabilities).toEqual(
+      process.platform === 'linux'
+        ? { workerCoherent: true, chdirFromWorker: true, externalChange: 'never', chdirScope: 'thread' }
+        : { workerCoherent: true, chdirFromWorker: false, externalChange: 'never', chdirScope: 'process' },
+    );
+  });
+});
+
+describe.skipIf(!node || process.platform !== 'linux')('thread-cwd in a Node 24 worker', () => {
+  it('covers fs at install (a function taken before the first chdir follows), ESM named imports too; uninstall restores every original', () => {
+    const { report } = scenario('cover');
+    expect(report.count).toBeGreaterThan(50);
+    expect(report).toEqual({
+      count: report.count,
+      installed: 0, // no fs function is the original once installed
+      captured: 'in the thread cwd',
+      esmFollows: true,
+      restored: report.count,
+      esmRestored: true,
+    });
+  });
+
+  it('a deleted directory: process.cwd() throws uv_cwd ENOENT once noticed, mkdir fails ENOENT, a new one there is not it', () => {
+    const { dir, report } = scenario('deleted');
+    expect(report).toEqual({
+      cached: path.join(dir, 'gone'), // as the runtime's own cache does, until something asks the OS
+      cwd: { code: 'ENOENT', syscall: 'uv_cwd' },
+      mkdir: { code: 'ENOENT', syscall: 'mkdir' },
+      recursive: { code: 'ENOENT', syscall: 'mkdir' },
+      recreated: { ok: [] }, // the kernel still lists the deleted directory (empty), not the new one at its path
+      back: dir,
+    });
+  });
+
+  it('a directory moved while a worker is in it: the worker stays in it, and process.cwd() follows', () => {
+    const { dir, report } = scenario('moved');
+    expect(report).toEqual({ read: 'inside', cwd: path.join(dir, 'to') });
+  });
+
+  it("with --import cwdkit/register, a worker that a chdir'd worker starts (by a relative path) starts in its cwd, installed", () => {
+    const { dir, report } = scenario('nested', {
+      binary: [node as string, '--import', register],
+      env: { CWDKIT_STRATEGY: 'thread-cwd' },
+    });
+    expect(report).toEqual({ cwd: dir, installed: 'thread-cwd', read: 'the parent worker cwd' });
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'EACCES worded as the real chdir words it (as nobody, no search permission)',
+    () => {
+      const as = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'];
+      const { dir, report } = scenario('eacces', { as, prepare: (at) => fs.mkdirSync(path.join(at, 'locked'), 0o600) });
+      const real = execFileSync(
+        as[0] as string,
+        [...as.slice(1), node as string, '-e', "try { process.chdir('locked') } catch (e) { console.log(e.message) }"],
+        { cwd: dir, encoding: 'utf8' },
+      );
+      expect(real.trim()).toBe(`EACCES: permission denied, chdir '${dir}' -> 'locked'`);
+      expect(report).toEqual({ code: 'EACCES', message: real.trim() });
+    },
+  );
+});
+
+describe('install() in a worker refuses on Bun and Deno, changing nothing', () => {
+  for (const [name, binary] of [
+    ['bun', [findRuntime('bun')]],
+    ['deno', [findRuntime('deno'), 'run', '-A']],
+  ] as const) {
+    it.skipIf(!binary[0])(name, () => {
+      const { report } = scenario('refuses', { binary: binary as unknown as string[] });
+      expect(report).toMatchObject({ code: 'ERR_CWDKIT_UNSUPPORTED_RUNTIME', restored: true });
+      expect(report.message).toMatch(/cannot give this worker a cwd of its own/);
+    });
+  }
+});
