@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The example's wall time on pool 'threads' with thread-cwd (vitest.config.ts) against pool 'forks' without setup
-// (vitest.forks.config.ts), the user's other choice. One vitest process per run, the two alternating (which goes first
-// swaps every pair), after one warm-up run of each; medians of each and of the per-pair ratios. Every run must pass.
-//   node scripts/measure.mjs [pairs=10] [--json file]
+// (vitest.forks.config.ts), the user's other choice; and threads with cwdkit's packages loaded as from npm
+// (scripts/vitest.npm-like.config.ts). One vitest process per run, in rounds of one run each, the order rotating every
+// round, after one warm-up round; medians of each and of the per-round ratios to forks. Every run must pass.
+//   node scripts/measure.mjs [rounds=10] [--json file]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,10 +15,16 @@ const vitest = path.join(path.dirname(createRequire(import.meta.url).resolve('vi
 const args = process.argv.slice(2);
 const jsonAt = args.indexOf('--json');
 const jsonFile = jsonAt >= 0 ? args.splice(jsonAt, 2)[1] : undefined;
-const pairs = Number(args[0] ?? 10);
-if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`measure: pairs must be a positive integer, not ${args[0]}`);
+const rounds = Number(args[0] ?? 10);
+if (!Number.isInteger(rounds) || rounds < 1)
+  throw new Error(`measure: rounds must be a positive integer, not ${args[0]}`);
 
-const configs = { threads: 'vitest.config.ts', forks: 'vitest.forks.config.ts' };
+const configs = {
+  threads: 'vitest.config.ts',
+  'threads (npm-like)': 'scripts/vitest.npm-like.config.ts',
+  forks: 'vitest.forks.config.ts',
+};
+const names = Object.keys(configs);
 
 /** One vitest process on `config`: its wall time in ms; stops the measurement if the run fails. */
 function run(name) {
@@ -47,32 +54,29 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 console.log(
-  `node ${process.version}, ${os.availableParallelism()} cpus, load ${load()}; ${pairs} pairs after a warm-up`,
+  `node ${process.version}, ${os.availableParallelism()} cpus, load ${load()}; ${rounds} rounds after a warm-up`,
 );
-run('threads');
-run('forks');
-const times = { threads: [], forks: [] };
-for (let pair = 0; pair < pairs; pair++) {
-  const order = pair % 2 === 0 ? ['threads', 'forks'] : ['forks', 'threads'];
+for (const name of names) run(name);
+const times = Object.fromEntries(names.map((name) => [name, []]));
+for (let round = 0; round < rounds; round++) {
+  const order = names.map((_, i) => names[(i + round) % names.length]);
   for (const name of order) times[name].push(run(name));
+  console.log(`round ${round + 1}: ${names.map((name) => `${name} ${times[name][round].toFixed(0)} ms`).join(', ')}`);
+}
+const result = { node: process.version, cpus: os.availableParallelism(), load: load(), rounds, configs: {}, times };
+for (const name of names) {
+  const ratios = times[name].map((t, i) => t / times.forks[i]);
+  result.configs[name] = {
+    medianMs: median(times[name]),
+    ratioToForks: median(times[name]) / median(times.forks),
+    medianRoundRatio: median(ratios),
+    ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+  };
+  const { medianMs, ratioToForks, medianRoundRatio, ratioRange } = result.configs[name];
   console.log(
-    `pair ${pair + 1}: threads ${times.threads[pair].toFixed(0)} ms, forks ${times.forks[pair].toFixed(0)} ms`,
+    `${name}: median ${medianMs.toFixed(0)} ms, ${ratioToForks.toFixed(3)}x forks ` +
+      `(median of round ratios ${medianRoundRatio.toFixed(3)}, range ${ratioRange.map((r) => r.toFixed(3)).join('-')})`,
   );
 }
-const ratios = times.threads.map((t, i) => t / times.forks[i]);
-const result = {
-  node: process.version,
-  cpus: os.availableParallelism(),
-  load: load(),
-  pairs,
-  medianMs: { threads: median(times.threads), forks: median(times.forks) },
-  ratio: median(times.threads) / median(times.forks),
-  medianPairRatio: median(ratios),
-  times,
-};
-console.log(
-  `median: threads + thread-cwd ${result.medianMs.threads.toFixed(0)} ms, forks ${result.medianMs.forks.toFixed(0)} ms; ` +
-    `threads/forks ${result.ratio.toFixed(3)} (median of pair ratios ${result.medianPairRatio.toFixed(3)}, ` +
-    `range ${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}); load ${result.load}`,
-);
+console.log(`load ${result.load}`);
 if (jsonFile) fs.writeFileSync(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
