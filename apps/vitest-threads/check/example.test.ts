@@ -44,47 +44,55 @@ const outcomes = (results: FileResult[]) =>
       { state: file.state, codes: [...file.errors, ...file.tests.flatMap((t) => t.errors)].map((e) => e.code) },
     ]),
   );
-const every = (outcome: { state: string; codes: unknown[] }, names = files) =>
-  Object.fromEntries(names.map((name) => [name, outcome]));
+const linux = process.platform === 'linux';
+const passes = { state: 'passed', codes: [] };
+const fails = (code: string) => ({ state: 'failed', codes: [code] });
 
-test.runIf(process.platform === 'linux')('pool threads with the setup line: every file passes', async () => {
-  const { code, output, results } = await run('vitest.config.ts');
-  expect(outcomes(results), output).toEqual(every({ state: 'passed', codes: [] }));
-  expect(code, output).toBe(0);
-});
-
-test.skipIf(process.platform === 'linux')(
-  'pool threads with the setup line, where thread-cwd cannot cover a worker: every file stops with its refusal',
-  async () => {
-    const { code, output, results } = await run('vitest.config.ts');
-    expect(outcomes(results), output).toEqual(every({ state: 'failed', codes: ['ERR_CWDKIT_UNSUPPORTED_RUNTIME'] }));
-    expect(code, output).toBe(1);
+/** Each config, what every one of its files must give, and the test files it runs. */
+const cases = [
+  {
+    config: 'vitest.config.ts',
+    outcome: passes,
+    when: linux,
+    title: 'pool threads with the setup line: every file passes',
   },
-);
+  {
+    config: 'vitest.config.ts',
+    outcome: fails('ERR_CWDKIT_UNSUPPORTED_RUNTIME'),
+    when: !linux,
+    title:
+      'pool threads with the setup line, where thread-cwd cannot cover a worker: every file stops with its refusal',
+  },
+  {
+    config: 'vitest.no-setup.config.ts',
+    outcome: fails('ERR_WORKER_UNSUPPORTED_OPERATION'),
+    title: 'pool threads without the setup line: every file fails with ERR_WORKER_UNSUPPORTED_OPERATION',
+  },
+  {
+    config: 'vitest.forks.config.ts',
+    outcome: passes,
+    title: 'pool forks, no setup: the same tests pass (a real chdir)',
+  },
+  {
+    config: 'check/vitest.fake-cwd.config.ts',
+    outcome: fails('ENOENT'),
+    title: 'a process.cwd()-only fake (mock-cwd, vi.spyOn) is caught: the first relative read misses, ENOENT',
+  },
+  {
+    config: 'check/vitest.no-isolate.config.ts',
+    outcome: passes,
+    names: ['one.test.ts', 'two.test.ts'],
+    title: 'isolate: false, one worker for two files: the setup line runs twice there without installing twice',
+  },
+];
 
-test('pool threads without the setup line: every file fails with ERR_WORKER_UNSUPPORTED_OPERATION', async () => {
-  const { code, output, results } = await run('vitest.no-setup.config.ts');
-  expect(outcomes(results), output).toEqual(every({ state: 'failed', codes: ['ERR_WORKER_UNSUPPORTED_OPERATION'] }));
-  expect(code, output).toBe(1);
-});
-
-test('pool forks, no setup: the same tests pass with a real process.chdir', async () => {
-  const { code, output, results } = await run('vitest.forks.config.ts');
-  expect(outcomes(results), output).toEqual(every({ state: 'passed', codes: [] }));
-  expect(code, output).toBe(0);
-});
-
-test('a process.cwd()-only fake (mock-cwd, vi.spyOn) is caught: the first relative read misses, ENOENT', async () => {
-  const { code, output, results } = await run('check/vitest.fake-cwd.config.ts');
-  expect(outcomes(results), output).toEqual(every({ state: 'failed', codes: ['ENOENT'] }));
-  expect(code, output).toBe(1);
-});
-
-test('isolate: false, one worker for two files: the setup line runs twice there without installing twice', async () => {
-  const { code, output, results } = await run('check/vitest.no-isolate.config.ts');
-  expect(outcomes(results), output).toEqual(every({ state: 'passed', codes: [] }, ['one.test.ts', 'two.test.ts']));
-  expect(code, output).toBe(0);
-});
+for (const { config, outcome, when = true, names = files, title } of cases) {
+  test.runIf(when)(title, async () => {
+    const { code, output, results } = await run(config);
+    expect(outcomes(results), output).toEqual(Object.fromEntries(names.map((name) => [name, outcome])));
+    expect(code, output).toBe(outcome.state === 'passed' ? 0 : 1);
+  });
+}
 
 test("the README's example is these files, as they are", () => {
   const readme = fs.readFileSync(path.join(app, 'README.md'), 'utf8');
