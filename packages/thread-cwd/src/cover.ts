@@ -5,7 +5,7 @@ import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import process from 'node:process';
-import { type Own, state, toOs, verify } from './state.js';
+import { handlePath, type Own, state, toOs, verify } from './state.js';
 
 /** What a covered function returns that names a path, and how a real chdir would have spelled it. */
 type Returns = 'path' | 'dirents' | 'dir' | 'disposable';
@@ -349,9 +349,16 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
   return wrapped;
 }
 
-/** The cwd a child starts in: this thread's when none is given, a relative one joined to it. */
+/**
+ * The cwd a child starts in: this thread's when none is given, a relative one joined to it. A spawn costs
+ * milliseconds, so the directory's identity is checked first: a child of a thread whose directory was deleted or moved
+ * starts in that very directory (through its handle, which the child holds until it execs), as it would inherit it.
+ */
 function childCwd(own: Own, cwd: unknown): unknown {
-  if (cwd === undefined || cwd === null || cwd === '') return own.path;
+  verify(own);
+  if (cwd === undefined || cwd === null || cwd === '') {
+    return own.prefix.startsWith('/proc/') ? handlePath(own.fd) : own.path;
+  }
   return typeof cwd === 'string' ? toOs(own, cwd) : cwd;
 }
 
@@ -463,8 +470,15 @@ export function cover(): () => void {
           return original.apply(this, args);
         }
         const copy = args.slice();
-        copy[1] = toOs(own, filename);
-        return original.apply(this, copy);
+        const given = toOs(own, filename) as string;
+        copy[1] = given;
+        try {
+          return original.apply(this, copy);
+        } catch (error) {
+          // dlopen(3)'s message starts with the name it was given.
+          if (error instanceof Error) error.message = error.message.replaceAll(given, filename);
+          throw error;
+        }
       },
   );
   syncBuiltinESMExports(); // named imports of node:fs and friends follow (trap 15)

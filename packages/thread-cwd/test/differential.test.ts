@@ -12,6 +12,10 @@ import { makeTree } from './fixtures/ops.mjs';
 
 const run = promisify(execFile);
 const side = path.join(import.meta.dirname, 'fixtures', 'side.mjs');
+/** A real Node-API addon to load by a relative path (the native strategy's, when built). */
+const addon = [path.join(import.meta.dirname, '..', '..', 'native', 'build', 'Release', 'cwdkit.node')].find((file) =>
+  fs.existsSync(file),
+);
 const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'thread-cwd-diff-')));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
@@ -19,7 +23,7 @@ type Answers = Record<'operations' | 'chdir' | 'deleted', [string, unknown][]> &
 
 async function sides(node: string, tag: string, env: Record<string, string> = {}) {
   const [real, thread] = ['real', 'thread'].map((name) => path.join(scratch, `${tag}-${name}`)) as [string, string];
-  for (const root of [real, thread]) makeTree(root);
+  for (const root of [real, thread]) makeTree(root, addon);
   const options = { env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 };
   const a = await run(node, [side, 'real', real], { ...options, cwd: path.join(real, 'd') });
   const b = await run(node, [side, 'thread', thread], { ...options, cwd: thread });
