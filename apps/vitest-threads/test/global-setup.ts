@@ -18,6 +18,10 @@ export default function setup(project: TestProject): () => void {
   return () => {
     fs.rmSync(rendezvous, { recursive: true, force: true });
     const after = fs.realpathSync.native('.');
-    if (after !== before) throw new Error(`the main process's cwd moved from ${before} to ${after}`);
+    if (after !== before) {
+      // vitest reports an error thrown here but still exits 0: fail the run through its exit code.
+      process.exitCode = 1;
+      console.error(`the main process's cwd moved from ${before} to ${after}`);
+    }
   };
 }
