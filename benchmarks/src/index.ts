@@ -5,7 +5,9 @@ import { coldWorker, workerHot, workerMiss } from './scenarios/in-worker.js';
 import { installResolve } from './scenarios/install-resolve.js';
 import { napiCall } from './scenarios/napi-call.js';
 import { readFilePermission } from './scenarios/read-file-permission.js';
+import { realPrograms } from './scenarios/real-programs.js';
 import { resolve } from './scenarios/resolve.js';
+import { startup } from './scenarios/startup.js';
 import { tsc } from './scenarios/tsc.js';
 import { watchCpu } from './scenarios/watch-cpu.js';
 import { workerAfterChdir, workerRead } from './scenarios/worker-read.js';
@@ -30,4 +32,6 @@ export const scenarios: readonly Scenario[] = [
   napiCall,
   watchCpu,
   tsc,
+  startup,
+  ...realPrograms,
 ];

@@ -82,7 +82,12 @@ async function bench(options: BenchOptions): Promise<number> {
   const tick = progress(jobs.length, options.rounds);
   const timeoutMs = options.quick ? 120_000 : 600_000;
   const versions = Object.fromEntries(runtimes.map((runtime) => [runtime.name, runtime.version]));
-  const meta = chosen.map(({ name, description, claim }) => ({ name, description, claim }));
+  const meta = chosen.map(({ name, description, claim, target }) => ({
+    name,
+    description,
+    claim,
+    ...(target ? { target } : {}),
+  }));
   // When and at which commit the run started: a commit made while it runs is not what it measured.
   const started = environment(versions);
   for (const [index, job] of jobs.entries()) {
