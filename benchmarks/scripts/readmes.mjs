@@ -202,12 +202,88 @@ function headline(readme) {
       claims.map(([claim, measured]) => [claim, ...runtimes.map(measured)]),
     ),
     '',
+    ...wholePrograms(),
     'To repeat:',
     '',
     '```sh',
     command,
     '```',
   );
+  return lines;
+}
+
+/** A time ratio the other way round, row ÷ baseline (below 1 is faster): how the cost of a flag reads. */
+const inverse = (interval) =>
+  interval && {
+    ...interval,
+    estimate: 1 / interval.estimate,
+    ...(interval.low === undefined ? {} : { low: 1 / interval.high, high: 1 / interval.low }),
+  };
+const signed = (value, unit, scale) =>
+  value === undefined ? '–' : `${value >= 0 ? '+' : '−'}${digits(Math.abs(value) / scale)} ${unit}`;
+
+/** Start-up and real programs (whole processes, one per run), when the run has them: nothing for an older run. */
+function wholePrograms() {
+  const rows = (scenario) =>
+    report.summary.filter((row) => row.scenario === scenario && row.role === 'subject' && row.processes);
+  const lines = [];
+  const startup = runtimes.flatMap((runtime) => rows('startup').filter((row) => row.runtime === runtime));
+  if (startup.length > 0) {
+    const target = report.scenarios.find((scenario) => scenario.name === 'startup')?.target ?? {};
+    lines.push(
+      `Start-up of an empty script with \`cwdkit/register\` preloaded (\`--import\` on Node, \`--preload\` on Bun and Deno), ` +
+        'against an empty module preloaded the same way, one process per run: time with ÷ without, and what it adds ' +
+        `(median of each process's difference; peak RSS by GNU time). Target (#21): ≤ ${target.extraMs} ms and ≤ ${target.extraMiB} MiB.`,
+      '',
+      ...table(
+        ['strategy', 'runtime', 'with ÷ without', 'time', 'peak RSS', 'target'],
+        startup.map((row) => {
+          const { extraNs, extraRssBytes } = row.processes;
+          const met =
+            extraNs !== undefined &&
+            extraNs <= target.extraMs * 1e6 &&
+            (extraRssBytes === undefined || extraRssBytes <= target.extraMiB * 2 ** 20);
+          return [
+            `${row.strategy}${row.key === 'no-config' ? ' (no config file)' : ''}`,
+            runtimeName(row.runtime),
+            speedup(row, inverse(row.speedup)),
+            signed(extraNs, 'ms', 1e6),
+            signed(extraRssBytes, 'MiB', 2 ** 20),
+            met ? 'met' : 'not met',
+          ];
+        }),
+      ),
+      '',
+    );
+  }
+  const programs = [
+    ...new Set(report.summary.filter((row) => row.scenario.startsWith('real-')).map((row) => row.scenario)),
+  ];
+  if (programs.length > 0) {
+    lines.push(
+      'Real programs with and without the flag (`NODE_OPTIONS=--import=<register>` on Node, `--preload` on Bun and Deno), ' +
+        'one process per run: time with ÷ without (below 1 is faster), with its 95% interval over rounds.',
+      '',
+      ...table(
+        ['program', 'strategy', ...runtimes.map(runtimeName)],
+        programs.flatMap((scenario) =>
+          [...new Set(rows(scenario).map((row) => row.strategy))].map((strategy) => [
+            shared(
+              runtimes.find((runtime) => shared(runtime, scenario, 'baseline')),
+              scenario,
+              'baseline',
+            )?.label ?? scenario,
+            strategy,
+            ...runtimes.map((runtime) => {
+              const row = find(runtime, scenario, strategy);
+              return row ? speedup(row, inverse(row.speedup)) : '–';
+            }),
+          ]),
+        ),
+      ),
+      '',
+    );
+  }
   return lines;
 }
 

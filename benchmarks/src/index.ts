@@ -14,6 +14,8 @@ import { workerAfterChdir, workerRead } from './scenarios/worker-read.js';
 
 export { canFlatten, timerResolutionNs } from './measure.js';
 export type * from './scenario.js';
+export { programs, type RealProgram, realProgramScenario } from './scenarios/real-programs.js';
+export { startupScenario } from './scenarios/startup.js';
 export { combineReaders, type ReaderReport } from './scenarios/worker-read.js';
 export { isStaleAfterChdir, isStaleRead } from './stale.js';
 

@@ -1,12 +1,28 @@
 // What the scenarios that time whole processes share (startup, the real-* programs): how this runtime runs a script
 // with a module preloaded, one timed run, its peak RSS, and the rows' alternation. One process per run.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import process from 'node:process';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runtime } from '@cwdkit/core';
 import { measureEach } from '../measure.js';
 import type { RowResult, RowRole } from '../scenario.js';
+
+/** The one flag users adopt: `node --import cwdkit/register`, `bun --preload`, `deno run --preload`. */
+export const REGISTER = fileURLToPath(import.meta.resolve('cwdkit/register'));
+
+/**
+ * Writes a probe script at `file` and runs it as `command` would run a program (its preload, its environment): what
+ * the preload installed, as cwdkit's installed() names it ("undefined" when nothing is).
+ */
+export function installedBy(file: string, command: (script: string) => Launch, cwd: string): string {
+  fs.writeFileSync(
+    file,
+    `import { installed } from ${JSON.stringify(import.meta.resolve('cwdkit'))};\nconsole.log(String(installed()));\n`,
+  );
+  const probe = command(file);
+  return execFileSync(probe.file, probe.args, { cwd, env: probe.env, encoding: 'utf8' }).trim();
+}
 
 /** How a preload reaches the program: a flag of the runtime, or (Node) NODE_OPTIONS, as a user's npm scripts get it. */
 export type PreloadBy = 'flag' | 'env';

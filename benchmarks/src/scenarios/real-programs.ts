@@ -2,20 +2,16 @@
 // (short commands, where start-up matters), and a module resolver that calls path.resolve by the hundred thousand.
 // One process per run, wall time; the flag is NODE_OPTIONS=--import=<register's file URL> on Node (what every child of
 // an npm script inherits), --preload on Bun and Deno.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { tempDirs } from '../fixtures.js';
 import { same } from '../measure.js';
 import type { Check, Scenario, ScenarioContext } from '../scenario.js';
-import { cleanEnv, launch, measureProcesses, type ProcessRow } from './processes.js';
+import { cleanEnv, installedBy, launch, measureProcesses, type ProcessRow, REGISTER } from './processes.js';
 import { generateProject } from './tsc.js';
 
 const require = createRequire(import.meta.url);
-const REGISTER = fileURLToPath(import.meta.resolve('cwdkit/register'));
-const CWDKIT = import.meta.resolve('cwdkit');
 /** A file of a package this workspace pins (devDependencies), found by resolution. */
 const fileOf = (name: string, file: string) => path.join(path.dirname(require.resolve(`${name}/package.json`)), file);
 
@@ -104,7 +100,7 @@ const resolver: RealProgram = {
   name: 'resolve',
   label: (files) => `resolve.sync, ${(files * 3).toLocaleString('en-US')} specifiers`,
   description: 'resolve 1.22.14 (a module resolver) resolving 3 specifiers for each of the generated files',
-  sizes: [500, 5000],
+  sizes: [500, 6000],
   setUp(root, files) {
     const packages = 100;
     fs.writeFileSync(path.join(root, 'package.json'), '{"private":true}\n');
@@ -138,13 +134,18 @@ if (found !== ${files * 3}) throw new Error('resolved ' + found);
   },
 };
 
-/** The scenario for one program: bare, with the flag, and (full runs) bare again as the A/A control. */
-function realProgram(program: RealProgram): Scenario {
+/**
+ * The scenario for one program: bare, with the flag (`register`; tests hand it a fixture), and (full runs) bare again
+ * as the A/A control.
+ */
+export function realProgramScenario(program: RealProgram, register: string = REGISTER): Scenario {
   return {
     name: `real-${program.name}`,
     description: `${program.description}, with and without cwdkit/register (NODE_OPTIONS on Node, --preload on Bun and Deno); one process per run, wall time`,
     claim: 'issue #21: a real program is never slower with the flag, and faster where the runtime is slow',
     strategies: ['sab-atomics', 'native'],
+    // A run of eslint or tsc is most of a second: --quick (CI) leaves these out unless they are named.
+    slow: true,
     async run(context: ScenarioContext) {
       const quick = context.minCpuTimeMs < 20;
       const size = program.sizes[quick ? 0 : 1];
@@ -153,21 +154,19 @@ function realProgram(program: RealProgram): Scenario {
         const { script, args } = program.setUp(root, size);
         const env = cleanEnv({ CWDKIT_STRATEGY: context.strategy.name });
         const bare = launch(script, args, undefined, env);
-        const flagged = launch(script, args, REGISTER, env, 'env');
+        const flagged = launch(script, args, register, env, 'env');
         // The flag really installs the strategy in a program started this way, on this runtime.
-        const probeFile = path.join(root, 'probe.mjs');
-        fs.writeFileSync(
-          probeFile,
-          `import { installed } from ${JSON.stringify(CWDKIT)};\nconsole.log(String(installed()));\n`,
+        const said = installedBy(
+          path.join(root, 'probe.mjs'),
+          (probe) => launch(probe, [], register, env, 'env'),
+          root,
         );
-        const probe = launch(probeFile, [], REGISTER, env, 'env');
-        const said = execFileSync(probe.file, probe.args, { cwd: root, env: probe.env, encoding: 'utf8' }).trim();
         const checks: Check[] = [same('the flag installs the strategy', said, context.strategy.name)];
         const label = program.label(size);
         const rows: ProcessRow[] = [
           { key: 'baseline', label, role: 'baseline', command: bare, cwd: root },
           { key: 'provider', label: `${label}, cwdkit/register`, role: 'subject', command: flagged, cwd: root },
-          // A quick run leaves the A/A control out: two runs of a program are the whole budget.
+          // A quick run (named on the command line) leaves the A/A control out: two runs are its whole budget.
           ...(quick
             ? []
             : [{ key: 'control', label: `${label} (A/A)`, role: 'control' as const, command: bare, cwd: root }]),
@@ -187,4 +186,5 @@ function realProgram(program: RealProgram): Scenario {
 }
 
 /** The programs, in the order the report shows them. */
-export const realPrograms: readonly Scenario[] = [prettier, eslint, typescript, resolver].map(realProgram);
+export const programs: readonly RealProgram[] = [prettier, eslint, typescript, resolver];
+export const realPrograms: readonly Scenario[] = programs.map((program) => realProgramScenario(program));
