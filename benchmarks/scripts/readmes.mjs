@@ -212,74 +212,63 @@ function headline(readme) {
   return lines;
 }
 
-/** A time ratio the other way round, row ÷ baseline (below 1 is faster): how the cost of a flag reads. */
-const inverse = (interval) =>
-  interval && {
-    ...interval,
-    estimate: 1 / interval.estimate,
-    ...(interval.low === undefined ? {} : { low: 1 / interval.high, high: 1 / interval.low }),
-  };
 const signed = (value, unit, scale) =>
   value === undefined ? '–' : `${value >= 0 ? '+' : '−'}${digits(Math.abs(value) / scale)} ${unit}`;
 
-/** Start-up and real programs (whole processes, one per run), when the run has them: nothing for an older run. */
+/**
+ * Start-up and real programs (whole processes, one per run) from the run's `programs`, as cwdkit-bench judged them
+ * (time with ÷ without, what the flag adds, the target met or not): nothing for a run that has none.
+ */
 function wholePrograms() {
-  const rows = (scenario) =>
-    report.summary.filter((row) => row.scenario === scenario && row.role === 'subject' && row.processes);
+  const verdicts = report.programs ?? [];
   const lines = [];
-  const startup = runtimes.flatMap((runtime) => rows('startup').filter((row) => row.runtime === runtime));
+  const startup = runtimes.flatMap((runtime) =>
+    verdicts.filter((item) => item.scenario === 'startup' && item.runtime === runtime),
+  );
   if (startup.length > 0) {
     const target = report.scenarios.find((scenario) => scenario.name === 'startup')?.target ?? {};
     lines.push(
-      `Start-up of an empty script with \`cwdkit/register\` preloaded (\`--import\` on Node, \`--preload\` on Bun and Deno), ` +
+      'Start-up of an empty script with `cwdkit/register` preloaded (`--import` on Node, `--preload` on Bun and Deno), ' +
         'against an empty module preloaded the same way, one process per run: time with ÷ without, and what it adds ' +
         `(median of each process's difference; peak RSS by GNU time). Target (#21): ≤ ${target.extraMs} ms and ≤ ${target.extraMiB} MiB.`,
       '',
       ...table(
         ['strategy', 'runtime', 'with ÷ without', 'time', 'peak RSS', 'target'],
-        startup.map((row) => {
-          const { extraNs, extraRssBytes } = row.processes;
-          const met =
-            extraNs !== undefined &&
-            extraNs <= target.extraMs * 1e6 &&
-            (extraRssBytes === undefined || extraRssBytes <= target.extraMiB * 2 ** 20);
-          return [
-            `${row.strategy}${row.key === 'no-config' ? ' (no config file)' : ''}`,
-            runtimeName(row.runtime),
-            speedup(row, inverse(row.speedup)),
-            signed(extraNs, 'ms', 1e6),
-            signed(extraRssBytes, 'MiB', 2 ** 20),
-            met ? 'met' : 'not met',
-          ];
-        }),
+        startup.map((item) => [
+          `${item.strategy}${item.key === 'no-config' ? ' (no config file)' : ''}`,
+          runtimeName(item.runtime),
+          speedup(undefined, item.ratio),
+          signed(item.extraNs, 'ms', 1e6),
+          signed(item.extraRssBytes, 'MiB', 2 ** 20),
+          item.verdict,
+        ]),
       ),
       '',
     );
   }
-  const programs = [
-    ...new Set(report.summary.filter((row) => row.scenario.startsWith('real-')).map((row) => row.scenario)),
-  ];
-  if (programs.length > 0) {
+  const real = verdicts.filter((item) => item.scenario.startsWith('real-'));
+  if (real.length > 0) {
+    const programs = [...new Set(real.map((item) => `${item.scenario}\u0000${item.strategy}`))];
     lines.push(
       'Real programs with and without the flag (`NODE_OPTIONS=--import=<register>` on Node, `--preload` on Bun and Deno), ' +
         'one process per run: time with ÷ without (below 1 is faster), with its 95% interval over rounds.',
       '',
       ...table(
         ['program', 'strategy', ...runtimes.map(runtimeName)],
-        programs.flatMap((scenario) =>
-          [...new Set(rows(scenario).map((row) => row.strategy))].map((strategy) => [
-            shared(
-              runtimes.find((runtime) => shared(runtime, scenario, 'baseline')),
-              scenario,
-              'baseline',
-            )?.label ?? scenario,
+        programs.map((id) => {
+          const [scenario, strategy] = id.split('\u0000');
+          const label = runtimes.map((runtime) => shared(runtime, scenario, 'baseline')?.label).find(Boolean);
+          return [
+            label ?? scenario,
             strategy,
             ...runtimes.map((runtime) => {
-              const row = find(runtime, scenario, strategy);
-              return row ? speedup(row, inverse(row.speedup)) : '–';
+              const item = real.find(
+                (x) => x.scenario === scenario && x.strategy === strategy && x.runtime === runtime,
+              );
+              return item ? speedup(undefined, item.ratio) : '–';
             }),
-          ]),
-        ),
+          ];
+        }),
       ),
       '',
     );

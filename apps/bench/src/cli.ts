@@ -6,7 +6,7 @@ import { scenarios } from '@cwdkit/benchmarks';
 import { type BenchOptions, parseBenchArgs, USAGE, UsageError, userPath } from './args.js';
 import { type ChildSpec, runChild } from './child.js';
 import { renderHtml } from './html.js';
-import { environment, failures, harness, type Report, renderScenario, renderTable } from './report.js';
+import { environment, failures, harness, programVerdicts, type Report, renderScenario, renderTable } from './report.js';
 import { type JobRecord, planJobs, progress, runGatedJob, runJob } from './run.js';
 import { type RuntimeCommand, resolveRuntime } from './runtimes.js';
 import {
@@ -115,6 +115,8 @@ async function bench(options: BenchOptions): Promise<number> {
   }
 
   const { json, html, list: _list, help: _help, version: _version, ...recorded } = options;
+  const summary = summarize(records);
+  const programs = programVerdicts({ summary, options, scenarios: meta });
   const report: Report = {
     schema: 2,
     harness: harness(),
@@ -124,7 +126,8 @@ async function bench(options: BenchOptions): Promise<number> {
     scenarios: meta,
     skipped,
     jobs: records,
-    summary: summarize(records),
+    summary,
+    ...(programs.length > 0 ? { programs } : {}),
     failures: failures(records),
   };
   // The tables are above, each printed as its scenario finished; the summary closes the run.

@@ -248,7 +248,7 @@ export function renderHtml(report: Report): string {
   const summary = `<section id="summary" class="verdicts"><h2>Summary</h2>
 <p>Per runtime, the fastest worker-coherent strategy: its speed-up over the runtime's own <code>cwd()</code> on the main thread and in workers, and what its <code>chdir()</code> + <code>cwd()</code> costs against the runtime's own pair (speed-up: below 1 is slower).</p>
 ${table(['runtime', 'main thread', 'its chdir + cwd', 'workers', 'its chdir + cwd'], verdictRows)}</section>`;
-  const programs = programVerdicts(report);
+  const programs = report.programs ?? programVerdicts(report);
   const programSection = programs.length
     ? `<section id="programs" class="verdicts"><h2>Whole programs</h2>
 <p>Start-up and real programs, one process per run: the time with cwdkit ÷ without (below 1 is faster, 95% interval over
@@ -264,7 +264,7 @@ ${table(
   programs.map((item) => [
     `${item.runtime} ${escapeHtml(env.runtimes[item.runtime] ?? '')}`,
     escapeHtml(item.scenario),
-    escapeHtml(programRowName(item.row)),
+    escapeHtml(programRowName(item)),
     escapeHtml(formatInterval(item.ratio)),
     formatMs(item.extraNs, true),
     formatMiB(item.extraRssBytes, true),

@@ -32,6 +32,8 @@ export interface Report {
   /** Every process of every round, as measured. */
   readonly jobs: readonly JobRecord[];
   readonly summary: readonly RowSummary[];
+  /** The whole-program rows (startup, real-*) against their baselines and targets: what the READMEs' tables show. */
+  readonly programs?: readonly ProgramVerdict[];
   /** Jobs that failed and checks that did not hold: any makes the exit code 1. */
   readonly failures: readonly string[];
 }
@@ -204,7 +206,10 @@ export function verdicts(report: Pick<Report, 'summary' | 'jobs' | 'options'>): 
 export interface ProgramVerdict {
   readonly runtime: string;
   readonly scenario: string;
-  readonly row: RowSummary;
+  readonly strategy?: string;
+  /** The row's key and label in its scenario ('provider', 'no-config' …). */
+  readonly key: string;
+  readonly label: string;
   /** Time with the flag ÷ without (below 1: faster), with its 95% interval over rounds. */
   readonly ratio?: Interval;
   readonly extraNs?: number;
@@ -214,7 +219,8 @@ export interface ProgramVerdict {
 }
 
 /** A whole-program row by its strategy and what it ran ("native: cwdkit/register, no config file …"). */
-export const programRowName = (row: RowSummary) => (row.strategy ? `${row.strategy}: ${row.label}` : row.label);
+export const programRowName = (row: Pick<ProgramVerdict, 'strategy' | 'label'>) =>
+  row.strategy ? `${row.strategy}: ${row.label}` : row.label;
 
 /** Every subject row of the scenarios that time whole programs (startup, real-*), runtime by runtime. */
 export function programVerdicts(report: Pick<Report, 'summary' | 'options' | 'scenarios'>): ProgramVerdict[] {
@@ -244,7 +250,9 @@ export function programVerdicts(report: Pick<Report, 'summary' | 'options' | 'sc
         found.push({
           runtime,
           scenario: scenario.name,
-          row,
+          ...(row.strategy ? { strategy: row.strategy } : {}),
+          key: row.key,
+          label: row.label,
           ...(ratio ? { ratio } : {}),
           ...(extraNs !== undefined ? { extraNs } : {}),
           ...(extraRssBytes !== undefined ? { extraRssBytes } : {}),
@@ -271,7 +279,7 @@ export function renderProgramVerdicts(
   const cells = found.map((item) => [
     `  ${item.runtime} ${report.environment.runtimes[item.runtime] ?? ''}`,
     item.scenario,
-    programRowName(item.row),
+    programRowName(item),
     formatInterval(item.ratio),
     `${formatMs(item.extraNs, true)} ms`,
     item.extraRssBytes === undefined ? '' : `${formatMiB(item.extraRssBytes, true)} MiB`,

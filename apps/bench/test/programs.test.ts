@@ -133,7 +133,7 @@ describe('startup with a flag that sleeps 250 ms', async () => {
   });
 
   it('reports it slower and the target not met, with and without a config file', () => {
-    expect(verdicts.map((verdict) => [verdict.row.key, verdict.verdict])).toEqual([
+    expect(verdicts.map((verdict) => [verdict.key, verdict.verdict])).toEqual([
       ['provider', 'not met'],
       ['no-config', 'not met'],
     ]);
@@ -298,5 +298,9 @@ describe('a quick run of startup through the CLI', () => {
       /^ {2}node .* startup +naive: cwdkit\/register, cwdkit\.config\.json names it .* (met|not met)/m,
     );
     expect(fs.readFileSync(html, 'utf8')).toContain('<section id="programs"');
+    // What the READMEs' tables are written from.
+    expect(written.programs).toEqual([
+      expect.objectContaining({ scenario: 'startup', strategy: 'naive', key: 'provider', verdict: expect.any(String) }),
+    ]);
   });
 });
