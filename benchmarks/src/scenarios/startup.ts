@@ -77,8 +77,8 @@ export function startupScenario(register: string = REGISTER): Scenario {
           { key: 'control', label: 'empty module preloaded (A/A)', role: 'control', command: empty, cwd: plain },
         ];
         const results = measureProcesses(rows, {
-          // Quick (CI, every runtime, every strategy): two runs a row and one under GNU time, no warm-up run.
-          runs: quick ? 2 : 10,
+          // Quick (CI, every runtime, every strategy): one run a row and one under GNU time, no warm-up run.
+          runs: quick ? 1 : 10,
           rssRuns: quick ? 1 : 3,
           warmUp: !quick,
           reverse: context.reverse,
