@@ -33,7 +33,7 @@ export interface Launch {
   readonly env: NodeJS.ProcessEnv;
 }
 
-/** The environment of a measured run: the bench's, without any cwdkit selection or preload of its own. */
+/** The environment of a measured run: the bench's, without any cwdkit selection of its own (CWDKIT_*). */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const name of Object.keys(env)) if (name.startsWith('CWDKIT_')) delete env[name];
