@@ -202,12 +202,77 @@ function headline(readme) {
       claims.map(([claim, measured]) => [claim, ...runtimes.map(measured)]),
     ),
     '',
+    ...wholePrograms(),
     'To repeat:',
     '',
     '```sh',
     command,
     '```',
   );
+  return lines;
+}
+
+const signed = (value, unit, scale) =>
+  value === undefined ? '–' : `${value >= 0 ? '+' : '−'}${digits(Math.abs(value) / scale)} ${unit}`;
+
+/**
+ * Start-up and real programs (whole processes, one per run) from the run's `programs`, as cwdkit-bench judged them
+ * (time with ÷ without, what the flag adds, the target met or not): nothing for a run that has none.
+ */
+function wholePrograms() {
+  const verdicts = report.programs ?? [];
+  const lines = [];
+  const startup = runtimes.flatMap((runtime) =>
+    verdicts.filter((item) => item.scenario === 'startup' && item.runtime === runtime),
+  );
+  if (startup.length > 0) {
+    const target = report.scenarios.find((scenario) => scenario.name === 'startup')?.target ?? {};
+    lines.push(
+      'Start-up of an empty script with `cwdkit/register` preloaded (`--import` on Node, `--preload` on Bun and Deno), ' +
+        'against an empty module preloaded the same way, one process per run: time with ÷ without, and what it adds ' +
+        `(median of each process's difference; peak RSS by GNU time). Target (#21): ≤ ${target.extraMs} ms and ≤ ${target.extraMiB} MiB.`,
+      '',
+      ...table(
+        ['strategy', 'runtime', 'with ÷ without', 'time', 'peak RSS', 'target'],
+        startup.map((item) => [
+          `${item.strategy}${item.key === 'no-config' ? ' (no config file)' : ''}`,
+          runtimeName(item.runtime),
+          speedup(undefined, item.ratio),
+          signed(item.extraNs, 'ms', 1e6),
+          signed(item.extraRssBytes, 'MiB', 2 ** 20),
+          item.verdict,
+        ]),
+      ),
+      '',
+    );
+  }
+  const real = verdicts.filter((item) => item.scenario.startsWith('real-'));
+  if (real.length > 0) {
+    const programs = [...new Set(real.map((item) => `${item.scenario}\u0000${item.strategy}`))];
+    lines.push(
+      'Real programs with and without the flag (`NODE_OPTIONS=--import=<register>` on Node, `--preload` on Bun and Deno), ' +
+        'one process per run: time with ÷ without (below 1 is faster), with its 95% interval over rounds.',
+      '',
+      ...table(
+        ['program', 'strategy', ...runtimes.map(runtimeName)],
+        programs.map((id) => {
+          const [scenario, strategy] = id.split('\u0000');
+          const label = runtimes.map((runtime) => shared(runtime, scenario, 'baseline')?.label).find(Boolean);
+          return [
+            label ?? scenario,
+            strategy,
+            ...runtimes.map((runtime) => {
+              const item = real.find(
+                (x) => x.scenario === scenario && x.strategy === strategy && x.runtime === runtime,
+              );
+              return item ? speedup(undefined, item.ratio) : '–';
+            }),
+          ];
+        }),
+      ),
+      '',
+    );
+  }
   return lines;
 }
 

@@ -5,13 +5,17 @@ import { coldWorker, workerHot, workerMiss } from './scenarios/in-worker.js';
 import { installResolve } from './scenarios/install-resolve.js';
 import { napiCall } from './scenarios/napi-call.js';
 import { readFilePermission } from './scenarios/read-file-permission.js';
+import { realPrograms } from './scenarios/real-programs.js';
 import { resolve } from './scenarios/resolve.js';
+import { startup } from './scenarios/startup.js';
 import { tsc } from './scenarios/tsc.js';
 import { watchCpu } from './scenarios/watch-cpu.js';
 import { workerAfterChdir, workerRead } from './scenarios/worker-read.js';
 
 export { canFlatten, timerResolutionNs } from './measure.js';
 export type * from './scenario.js';
+export { programs, type RealProgram, realProgramScenario } from './scenarios/real-programs.js';
+export { startupScenario } from './scenarios/startup.js';
 export { combineReaders, type ReaderReport } from './scenarios/worker-read.js';
 export { isStaleAfterChdir, isStaleRead } from './stale.js';
 
@@ -30,4 +34,6 @@ export const scenarios: readonly Scenario[] = [
   napiCall,
   watchCpu,
   tsc,
+  startup,
+  ...realPrograms,
 ];

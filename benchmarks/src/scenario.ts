@@ -32,6 +32,13 @@ export interface RowResult {
   readonly role: RowRole;
   readonly stats: Measurement;
   readonly stale?: StaleCount;
+  /** The row timed whole processes, one per run (startup, real-*): how many, and their median peak RSS (GNU time). */
+  readonly processes?: ProcessRuns;
+}
+
+export interface ProcessRuns {
+  readonly runs: number;
+  readonly peakRssBytes?: number;
 }
 
 /** A correctness check made before measuring: a fast wrong answer is not a result. */
@@ -80,6 +87,11 @@ export interface Scenario {
   readonly coldMainThread?: boolean;
   /** Takes minutes: --quick leaves it out unless it is named. */
   readonly slow?: boolean;
+  /**
+   * What a subject row may add over the baseline, as the median over processes of (row − baseline): the summary
+   * reports it met or not (startup: issue #21's ≤ 2 ms and ≤ 2 MiB over an empty preload).
+   */
+  readonly target?: { readonly extraMs: number; readonly extraMiB: number };
   /** Only these strategies apply (napi-call needs the addon); every installed one when absent. */
   readonly strategies?: readonly string[];
   run(context: ScenarioContext): Promise<ScenarioResult>;

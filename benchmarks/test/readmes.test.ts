@@ -52,3 +52,86 @@ describe('readmes.mjs', () => {
     expect(result.stderr).toContain('has no <!-- measured:start -->');
   });
 });
+
+describe('readmes.mjs: whole programs (startup, real-*)', () => {
+  it('writes no start-up or real-program table for a run without them (the recorded run gives the same READMEs)', () => {
+    fs.writeFileSync(readme, '# app\n\n<!-- measured:start -->\n<!-- measured:end -->\n');
+    expect(readmes().status).toBe(0);
+    const text = fs.readFileSync(readme, 'utf8');
+    expect(text).not.toContain('Start-up of an empty script');
+    expect(text).not.toContain('Real programs with and without the flag');
+  });
+
+  it('writes them, flag ÷ bare with its interval and the target met or not, when the run has them', () => {
+    const run = JSON.parse(fs.readFileSync(path.join(results, newest), 'utf8'));
+    const runtime = run.options.runtimes[0];
+    const interval = (estimate: number, low: number, high: number) => ({ estimate, low, high, n: 4 });
+    run.scenarios.push(
+      { name: 'startup', description: '', claim: '', target: { extraMs: 2, extraMiB: 2 } },
+      { name: 'real-eslint', description: '', claim: '', slow: true },
+    );
+    run.summary.push({
+      runtime,
+      scenario: 'real-eslint',
+      key: 'baseline',
+      label: 'eslint, 50 files',
+      role: 'baseline',
+      n: 4,
+      p50: 1,
+      min: 1,
+      p99: 1,
+      processes: { runs: 12 },
+    });
+    // As cwdkit-bench writes them (report.ts programVerdicts): flag ÷ bare, what it adds, the verdict.
+    run.programs = [
+      {
+        runtime,
+        scenario: 'startup',
+        strategy: 'native',
+        key: 'provider',
+        label: 'cwdkit/register, cwdkit.config.json names it',
+        ratio: interval(2, 1.6, 2.5),
+        extraNs: 12.5e6,
+        extraRssBytes: 9 * 2 ** 20,
+        verdict: 'not met',
+      },
+      {
+        runtime,
+        scenario: 'startup',
+        strategy: 'native',
+        key: 'no-config',
+        label: 'cwdkit/register, no config file (the default list picks it)',
+        ratio: interval(1.01, 0.91, 1.11),
+        extraNs: 1.5e6,
+        extraRssBytes: 2 ** 20,
+        verdict: 'met',
+      },
+      {
+        runtime,
+        scenario: 'real-eslint',
+        strategy: 'sab-atomics',
+        key: 'provider',
+        label: 'eslint, 50 files, cwdkit/register',
+        ratio: interval(1.25, 1.11, 2),
+        extraNs: 20e6,
+        verdict: 'slower',
+      },
+    ];
+    fs.writeFileSync(path.join(root, 'benchmarks/results', '9999-12-31.json'), JSON.stringify(run));
+    try {
+      fs.writeFileSync(readme, '# app\n\n<!-- measured:start -->\n<!-- measured:end -->\n');
+      expect(readmes().status).toBe(0);
+      const text = fs.readFileSync(readme, 'utf8');
+      expect(text).toContain('Target (#21): ≤ 2 ms and ≤ 2 MiB.');
+      expect(text).toMatch(
+        /^\| native \| [^|]+ \| 2\.00× \(1\.60–2\.50\) \| \+12\.5 ms \| \+9\.00 MiB \| not met \|$/m,
+      );
+      expect(text).toMatch(
+        /^\| native \(no config file\) \| [^|]+ \| 1\.01× \(0\.91–1\.11\), no difference \| \+1\.50 ms \| \+1\.00 MiB \| met \|$/m,
+      );
+      expect(text).toMatch(/^\| eslint, 50 files \| sab-atomics \| 1\.25× \(1\.11–2\.00\) \|/m);
+    } finally {
+      fs.rmSync(path.join(root, 'benchmarks/results', '9999-12-31.json'));
+    }
+  });
+});

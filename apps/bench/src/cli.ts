@@ -6,7 +6,7 @@ import { scenarios } from '@cwdkit/benchmarks';
 import { type BenchOptions, parseBenchArgs, USAGE, UsageError, userPath } from './args.js';
 import { type ChildSpec, runChild } from './child.js';
 import { renderHtml } from './html.js';
-import { environment, failures, harness, type Report, renderScenario, renderTable } from './report.js';
+import { environment, failures, harness, programVerdicts, type Report, renderScenario, renderTable } from './report.js';
 import { type JobRecord, planJobs, progress, runGatedJob, runJob } from './run.js';
 import { type RuntimeCommand, resolveRuntime } from './runtimes.js';
 import {
@@ -82,7 +82,12 @@ async function bench(options: BenchOptions): Promise<number> {
   const tick = progress(jobs.length, options.rounds);
   const timeoutMs = options.quick ? 120_000 : 600_000;
   const versions = Object.fromEntries(runtimes.map((runtime) => [runtime.name, runtime.version]));
-  const meta = chosen.map(({ name, description, claim }) => ({ name, description, claim }));
+  const meta = chosen.map(({ name, description, claim, target }) => ({
+    name,
+    description,
+    claim,
+    ...(target ? { target } : {}),
+  }));
   // When and at which commit the run started: a commit made while it runs is not what it measured.
   const started = environment(versions);
   for (const [index, job] of jobs.entries()) {
@@ -110,6 +115,8 @@ async function bench(options: BenchOptions): Promise<number> {
   }
 
   const { json, html, list: _list, help: _help, version: _version, ...recorded } = options;
+  const summary = summarize(records);
+  const programs = programVerdicts({ summary, options, scenarios: meta });
   const report: Report = {
     schema: 2,
     harness: harness(),
@@ -119,7 +126,8 @@ async function bench(options: BenchOptions): Promise<number> {
     scenarios: meta,
     skipped,
     jobs: records,
-    summary: summarize(records),
+    summary,
+    ...(programs.length > 0 ? { programs } : {}),
     failures: failures(records),
   };
   // The tables are above, each printed as its scenario finished; the summary closes the run.

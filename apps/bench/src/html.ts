@@ -1,11 +1,16 @@
 import {
   AA_NOTE,
   formatInterval,
+  formatMiB,
+  formatMs,
   formatNumber,
   formatStale,
+  programRowName,
+  programVerdicts,
   type Report,
   scenarioRows,
   speedupCell,
+  timeRatioCell,
   verdicts,
 } from './report.js';
 import { holdsOne } from './stats.js';
@@ -110,7 +115,7 @@ export function chart(rows: readonly RowSummary[], clip = false): string {
 
 function table(head: string[], rows: string[][]): string {
   // Figures right-aligned, words left-aligned; a column's header follows its figures.
-  const numeric = (cell: string | undefined) => cell !== undefined && /^[\d–]/.test(cell);
+  const numeric = (cell: string | undefined) => cell !== undefined && /^[-+\d–]/.test(cell);
   const figures = head.map((_, column) => rows.some((row) => numeric(row[column])));
   const cells = (tag: string, row: string[], aligned: (cell: string, column: number) => boolean) =>
     `<tr>${row.map((cell, column) => `<${tag}${aligned(cell, column) ? ' class="n"' : ''}>${cell}</${tag}>`).join('')}</tr>`;
@@ -148,18 +153,33 @@ export function renderHtml(report: Report): string {
         `<section class="scenario" data-runtime="${runtime}" data-scenario="${escapeHtml(scenario.name)}">`,
         `<h3>${escapeHtml(scenario.name)}</h3><p class="claim">${escapeHtml(scenario.description)}. Claim: ${escapeHtml(scenario.claim)}</p>`,
         chart(rows, report.options.quick),
-        table(
-          ['row', 'p50 ns', 'min ns', 'p99 ns', 'speed-up [95% CI]', '× reference', 'rounds'],
-          rows.map((row) => [
-            escapeHtml(rowName(row)) + (row.flag ? ' *' : ''),
-            formatNumber(row.p50),
-            formatNumber(row.min),
-            formatNumber(row.p99),
-            escapeHtml(speedupCell(row)),
-            escapeHtml(formatInterval(row.vsReference)),
-            String(row.n),
-          ]),
-        ),
+        rows.some((row) => row.processes)
+          ? table(
+              ['row', 'p50 ms', 'min ms', 'p99 ms', '÷ baseline [95% CI]', '+ms', 'peak RSS MiB', '+MiB', 'rounds'],
+              rows.map((row) => [
+                escapeHtml(rowName(row)),
+                formatMs(row.p50),
+                formatMs(row.min),
+                formatMs(row.p99),
+                escapeHtml(timeRatioCell(row)),
+                row.role === 'baseline' ? '' : formatMs(row.processes?.extraNs, true),
+                formatMiB(row.processes?.peakRssBytes),
+                row.role === 'baseline' ? '' : formatMiB(row.processes?.extraRssBytes, true),
+                String(row.n),
+              ]),
+            )
+          : table(
+              ['row', 'p50 ns', 'min ns', 'p99 ns', 'speed-up [95% CI]', '× reference', 'rounds'],
+              rows.map((row) => [
+                escapeHtml(rowName(row)) + (row.flag ? ' *' : ''),
+                formatNumber(row.p50),
+                formatNumber(row.min),
+                formatNumber(row.p99),
+                escapeHtml(speedupCell(row)),
+                escapeHtml(formatInterval(row.vsReference)),
+                String(row.n),
+              ]),
+            ),
         ...flags.map((flag) => `<p class="note">${escapeHtml(flag)}</p>`),
         '</section>',
       );
@@ -228,6 +248,30 @@ export function renderHtml(report: Report): string {
   const summary = `<section id="summary" class="verdicts"><h2>Summary</h2>
 <p>Per runtime, the fastest worker-coherent strategy: its speed-up over the runtime's own <code>cwd()</code> on the main thread and in workers, and what its <code>chdir()</code> + <code>cwd()</code> costs against the runtime's own pair (speed-up: below 1 is slower).</p>
 ${table(['runtime', 'main thread', 'its chdir + cwd', 'workers', 'its chdir + cwd'], verdictRows)}</section>`;
+  const programs = report.programs ?? programVerdicts(report);
+  const programSection = programs.length
+    ? `<section id="programs" class="verdicts"><h2>Whole programs</h2>
+<p>Start-up and real programs, one process per run: the time with cwdkit ÷ without (below 1 is faster, 95% interval over
+rounds), and what cwdkit adds (the median of each process's difference).${report.scenarios
+        .filter((scenario) => scenario.target)
+        .map(
+          (scenario) =>
+            ` Target of ${escapeHtml(scenario.name)}: at most ${scenario.target?.extraMs} ms and ${scenario.target?.extraMiB} MiB over its baseline.`,
+        )
+        .join('')}</p>
+${table(
+  ['runtime', 'scenario', 'row', 'with ÷ without [95% CI]', '+ms', '+MiB', 'verdict'],
+  programs.map((item) => [
+    `${item.runtime} ${escapeHtml(env.runtimes[item.runtime] ?? '')}`,
+    escapeHtml(item.scenario),
+    escapeHtml(programRowName(item)),
+    escapeHtml(formatInterval(item.ratio)),
+    formatMs(item.extraNs, true),
+    formatMiB(item.extraRssBytes, true),
+    escapeHtml(item.verdict),
+  ]),
+)}</section>`
+    : '';
   const skipped = report.skipped.map(
     (skip) => `<p class="note">${escapeHtml(skip.scenario)}: skipped, ${escapeHtml(skip.reason)}</p>`,
   );
@@ -240,6 +284,7 @@ ${table(['runtime', 'main thread', 'its chdir + cwd', 'workers', 'its chdir + cw
 <body>
 <h1>cwdkit benchmark report</h1>
 ${summary}
+${programSection}
 <p>Each bar is a row's speed-up: the baseline's time per operation divided by the row's, both measured in the same
 process (right of the line: faster), the geometric mean over rounds; whiskers are its 95% confidence interval. Grey:
 the interval holds 1, "no difference". The A/A control is the baseline measured again: its interval should hold 1.

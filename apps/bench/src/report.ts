@@ -27,13 +27,23 @@ export interface Report {
   readonly environment: Environment;
   readonly options: Omit<BenchOptions, 'json' | 'html' | 'list' | 'help' | 'version'>;
   readonly strategies: readonly StrategyInfo[];
-  readonly scenarios: readonly { name: string; description: string; claim: string }[];
+  readonly scenarios: readonly ScenarioMeta[];
   readonly skipped: readonly Skip[];
   /** Every process of every round, as measured. */
   readonly jobs: readonly JobRecord[];
   readonly summary: readonly RowSummary[];
+  /** The whole-program rows (startup, real-*) against their baselines and targets: what the READMEs' tables show. */
+  readonly programs?: readonly ProgramVerdict[];
   /** Jobs that failed and checks that did not hold: any makes the exit code 1. */
   readonly failures: readonly string[];
+}
+
+/** What the report keeps of a scenario. */
+export interface ScenarioMeta {
+  readonly name: string;
+  readonly description: string;
+  readonly claim: string;
+  readonly target?: { readonly extraMs: number; readonly extraMiB: number };
 }
 
 const require = createRequire(import.meta.url);
@@ -117,6 +127,35 @@ export function formatInterval(interval: RowSummary['speedup'], clipped = false)
   return `${formatRatio(interval.estimate)}×${range}${clipped && range ? '~' : ''}${verdict}`;
 }
 
+/** A ratio of times the other way round, row ÷ baseline (below 1 is faster): how a flag's cost reads. */
+export function inverse(interval: Interval | undefined): Interval | undefined {
+  if (!interval) return undefined;
+  const { estimate, low, high, n } = interval;
+  return low === undefined || high === undefined
+    ? { estimate: 1 / estimate, n }
+    : { estimate: 1 / estimate, low: 1 / high, high: 1 / low, n };
+}
+
+/** Milliseconds from nanoseconds, signed when `signed`: "+1.23". */
+export function formatMs(ns: number | undefined, signed = false): string {
+  if (ns === undefined || !Number.isFinite(ns)) return '–';
+  const ms = ns / 1e6;
+  const text = Math.abs(ms) >= 100 ? ms.toFixed(0) : Math.abs(ms) >= 10 ? ms.toFixed(1) : ms.toFixed(2);
+  return signed && ms >= 0 ? `+${text}` : text;
+}
+
+/** MiB from bytes, signed when `signed`. */
+export function formatMiB(bytes: number | undefined, signed = false): string {
+  if (bytes === undefined || !Number.isFinite(bytes)) return '–';
+  const text = (bytes / 2 ** 20).toFixed(1);
+  return signed && bytes >= 0 ? `+${text}` : text;
+}
+
+/** The time column of a row that timed whole processes: row ÷ baseline, the baseline 1. */
+export function timeRatioCell(row: RowSummary): string {
+  return row.role === 'baseline' ? '1 (baseline)' : formatInterval(inverse(row.speedup));
+}
+
 /** The speed-up column of a row: the baseline is 1 by definition. */
 export function speedupCell(row: RowSummary): string {
   return row.role === 'baseline' ? '1 (baseline)' : formatInterval(row.speedup);
@@ -163,6 +202,92 @@ export function verdicts(report: Pick<Report, 'summary' | 'jobs' | 'options'>): 
   });
 }
 
+/** A row that timed whole programs, against its baseline: the flag's cost, and what it means. */
+export interface ProgramVerdict {
+  readonly runtime: string;
+  readonly scenario: string;
+  readonly strategy?: string;
+  /** The row's key and label in its scenario ('provider', 'no-config' …). */
+  readonly key: string;
+  readonly label: string;
+  /** Time with the flag ÷ without (below 1: faster), with its 95% interval over rounds. */
+  readonly ratio?: Interval;
+  readonly extraNs?: number;
+  readonly extraRssBytes?: number;
+  /** Against the scenario's target ("met", "not met"), else "slower", "faster" or "no difference". */
+  readonly verdict: string;
+}
+
+/** A whole-program row by its strategy and what it ran ("native: cwdkit/register, no config file …"). */
+export const programRowName = (row: Pick<ProgramVerdict, 'strategy' | 'label'>) =>
+  row.strategy ? `${row.strategy}: ${row.label}` : row.label;
+
+/** Every subject row of the scenarios that time whole programs (startup, real-*), runtime by runtime. */
+export function programVerdicts(report: Pick<Report, 'summary' | 'options' | 'scenarios'>): ProgramVerdict[] {
+  const found: ProgramVerdict[] = [];
+  for (const runtime of report.options.runtimes) {
+    for (const scenario of report.scenarios) {
+      for (const row of scenarioRows(report.summary, runtime, scenario.name)) {
+        if (row.role !== 'subject' || !row.processes) continue;
+        const ratio = inverse(row.speedup);
+        const { extraNs, extraRssBytes } = row.processes;
+        let verdict: string;
+        if (scenario.target) {
+          const time = extraNs !== undefined && extraNs <= scenario.target.extraMs * 1e6;
+          const memory = extraRssBytes === undefined ? undefined : extraRssBytes <= scenario.target.extraMiB * 2 ** 20;
+          verdict =
+            time && memory !== false ? (memory === undefined ? 'met (time; memory not measured)' : 'met') : 'not met';
+        } else {
+          verdict =
+            ratio?.low === undefined || ratio.high === undefined
+              ? 'one round'
+              : holdsOne(ratio)
+                ? 'no difference'
+                : ratio.low > 1
+                  ? 'slower'
+                  : 'faster';
+        }
+        found.push({
+          runtime,
+          scenario: scenario.name,
+          ...(row.strategy ? { strategy: row.strategy } : {}),
+          key: row.key,
+          label: row.label,
+          ...(ratio ? { ratio } : {}),
+          ...(extraNs !== undefined ? { extraNs } : {}),
+          ...(extraRssBytes !== undefined ? { extraRssBytes } : {}),
+          verdict,
+        });
+      }
+    }
+  }
+  return found;
+}
+
+/** What the whole-program rows say, in words: the flag's cost on each runtime, met or not. */
+export function renderProgramVerdicts(
+  report: Pick<Report, 'summary' | 'options' | 'scenarios' | 'environment'>,
+): string {
+  const found = programVerdicts(report);
+  if (found.length === 0) return '';
+  const targets = report.scenarios
+    .filter((scenario) => scenario.target)
+    .map((scenario) => `${scenario.name} ≤ ${scenario.target?.extraMs} ms and ≤ ${scenario.target?.extraMiB} MiB`);
+  const lines = [
+    `Whole programs: time with cwdkit ÷ without (95% CI), what it adds (median of per-process differences)${targets.length ? `; target: ${targets.join(', ')}` : ''}`,
+  ];
+  const cells = found.map((item) => [
+    `  ${item.runtime} ${report.environment.runtimes[item.runtime] ?? ''}`,
+    item.scenario,
+    programRowName(item),
+    formatInterval(item.ratio),
+    `${formatMs(item.extraNs, true)} ms`,
+    item.extraRssBytes === undefined ? '' : `${formatMiB(item.extraRssBytes, true)} MiB`,
+    item.verdict,
+  ]);
+  return `${lines.join('\n')}\n${pad(cells, 3)}\n`;
+}
+
 /** The verdicts in words, one line per runtime. */
 export function renderVerdicts(report: Pick<Report, 'summary' | 'jobs' | 'options' | 'environment'>): string {
   const lines = [
@@ -186,12 +311,13 @@ export function formatStale(stale: RowSummary['stale']): string {
   return `${stale.stale.toLocaleString('en-US')}/${stale.reads.toLocaleString('en-US')} (${share < 0.1 && share > 0 ? '<0.1' : share.toFixed(1)}%)`;
 }
 
-function pad(cells: string[][]): string {
+/** Columns padded to one width: the first `left` aligned left (words), the others right (figures). */
+function pad(cells: string[][], left = 1): string {
   const widths = cells[0]?.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length))) ?? [];
   return cells
     .map((row) =>
       row
-        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+        .map((cell, column) => (column < left ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
         .join('  ')
         .trimEnd(),
     )
@@ -202,10 +328,37 @@ function pad(cells: string[][]): string {
 export function renderScenario(
   report: Pick<Report, 'summary' | 'environment'>,
   runtime: string,
-  scenario: Report['scenarios'][number],
+  scenario: ScenarioMeta,
 ): string | undefined {
   const rows = scenarioRows(report.summary, runtime, scenario.name);
   if (rows.length === 0) return undefined;
+  const title = `${scenario.name} on ${runtime} ${report.environment.runtimes[runtime] ?? ''} — ${scenario.description}`;
+  if (rows.some((row) => row.processes)) {
+    // Whole processes: milliseconds, the time ratio the way a flag's cost reads, and what the row adds.
+    const hasRss = rows.some((row) => row.processes?.peakRssBytes !== undefined);
+    const header = ['', 'p50 ms', 'min ms', 'p99 ms', '÷ baseline [95% CI]', '+ms'];
+    if (hasRss) header.push('peak RSS MiB', '+MiB');
+    const notes = new Set<string>();
+    const lines = rows.map((row) => {
+      const cells = [
+        rowName(row) + (row.aaOff ? ' !' : ''),
+        formatMs(row.p50),
+        formatMs(row.min),
+        formatMs(row.p99),
+        timeRatioCell(row),
+        row.role === 'baseline' ? '' : formatMs(row.processes?.extraNs, true),
+      ];
+      if (hasRss) {
+        cells.push(
+          formatMiB(row.processes?.peakRssBytes),
+          row.role === 'baseline' ? '' : formatMiB(row.processes?.extraRssBytes, true),
+        );
+      }
+      if (row.aaOff) notes.add(`! ${AA_NOTE}`);
+      return cells;
+    });
+    return [title, `claim: ${scenario.claim}`, '', pad([header, ...lines]), ...notes].join('\n');
+  }
   const hasReference = rows.some((row) => row.vsReference);
   const hasStale = rows.some((row) => row.stale);
   const header = ['', 'p50 ns', 'min ns', 'p99 ns', 'speed-up [95% CI]'];
@@ -226,7 +379,6 @@ export function renderScenario(
     if (row.aaOff) notes.add(`! ${AA_NOTE}`);
     return cells;
   });
-  const title = `${scenario.name} on ${runtime} ${report.environment.runtimes[runtime] ?? ''} — ${scenario.description}`;
   return [title, `claim: ${scenario.claim}`, '', pad([header, ...lines]), ...notes].join('\n');
 }
 
@@ -237,6 +389,8 @@ export const AA_NOTE =
 /** The readable report: the summary, then one block per scenario and runtime (unless they were printed already). */
 export function renderTable(report: Report, withTables = true): string {
   const blocks: string[] = [renderVerdicts(report).trimEnd()];
+  const programs = renderProgramVerdicts(report).trimEnd();
+  if (programs) blocks.push(programs);
   for (const runtime of withTables ? report.options.runtimes : []) {
     for (const scenario of report.scenarios) {
       const block = renderScenario(report, runtime, scenario);

@@ -24,8 +24,20 @@ export interface RowSummary {
   /** Processes whose A/A control stayed more than 10% off its baseline after being measured again. */
   readonly aaOff?: number;
   readonly stale?: StaleCount;
+  /** Rows that timed whole processes (startup, real-*): their peak RSS and what they add over the baseline. */
+  readonly processes?: ProcessSummary;
   /** Why the figure cannot be read at face value. */
   readonly flag?: string;
+}
+
+export interface ProcessSummary {
+  /** Runs timed, over every process. */
+  readonly runs: number;
+  /** The median over processes of each one's median peak RSS, when GNU time was there to measure it. */
+  readonly peakRssBytes?: number;
+  /** The median over processes of (this row − the baseline of the same process): its p50 time and its peak RSS. */
+  readonly extraNs?: number;
+  readonly extraRssBytes?: number;
 }
 
 interface Group {
@@ -43,6 +55,11 @@ interface Group {
   reads: number;
   stale: number;
   hasStale: boolean;
+  runs: number;
+  rss: number[];
+  extraNs: number[];
+  extraRss: number[];
+  hasProcesses: boolean;
 }
 
 /** What a figure at timer resolution means here. */
@@ -63,6 +80,7 @@ export function summarize(records: readonly JobRecord[]): RowSummary[] {
     if (!result) continue;
     const row = (role: RowRole) => result.rows.find((candidate) => candidate.role === role);
     const baseline = row('baseline')?.stats.p50;
+    const baselineRss = row('baseline')?.processes?.peakRssBytes;
     const reference = row('reference')?.stats.p50;
     const noop = row('noop')?.stats.p50;
     const floor = floorOf(record.runtime, record.scenario);
@@ -87,6 +105,11 @@ export function summarize(records: readonly JobRecord[]): RowSummary[] {
           reads: 0,
           stale: 0,
           hasStale: false,
+          runs: 0,
+          rss: [],
+          extraNs: [],
+          extraRss: [],
+          hasProcesses: false,
         };
         groups.set(id, group);
       }
@@ -98,6 +121,16 @@ export function summarize(records: readonly JobRecord[]): RowSummary[] {
       if (baseline && current.role !== 'baseline' && current.role !== 'noop') group.speedup.push(baseline / stats.p50);
       if (reference && own) group.vsReference.push(reference / stats.p50);
       if (record.aaOff && current.role === 'control') group.aaOff++;
+      if (current.processes) {
+        const { runs, peakRssBytes } = current.processes;
+        group.hasProcesses = true;
+        group.runs += runs;
+        if (peakRssBytes !== undefined) group.rss.push(peakRssBytes);
+        if (current.role !== 'baseline' && baseline !== undefined) group.extraNs.push(stats.p50 - baseline);
+        if (current.role !== 'baseline' && peakRssBytes !== undefined && baselineRss !== undefined) {
+          group.extraRss.push(peakRssBytes - baselineRss);
+        }
+      }
       if (current.stale) {
         group.hasStale = true;
         group.reads += current.stale.reads;
@@ -115,6 +148,14 @@ export function summarize(records: readonly JobRecord[]): RowSummary[] {
           : undefined;
     const speedup = ratioInterval(group.speedup);
     const vsReference = ratioInterval(group.vsReference);
+    const processes: ProcessSummary | undefined = group.hasProcesses
+      ? {
+          runs: group.runs,
+          ...(group.rss.length > 0 ? { peakRssBytes: median(group.rss) } : {}),
+          ...(group.extraNs.length > 0 ? { extraNs: median(group.extraNs) } : {}),
+          ...(group.extraRss.length > 0 ? { extraRssBytes: median(group.extraRss) } : {}),
+        }
+      : undefined;
     return {
       runtime: group.runtime,
       scenario: group.scenario,
@@ -130,6 +171,7 @@ export function summarize(records: readonly JobRecord[]): RowSummary[] {
       ...(vsReference ? { vsReference } : {}),
       ...(group.aaOff > 0 ? { aaOff: group.aaOff } : {}),
       ...(group.hasStale ? { stale: { reads: group.reads, stale: group.stale } } : {}),
+      ...(processes ? { processes } : {}),
       ...(flag ? { flag } : {}),
     };
   });

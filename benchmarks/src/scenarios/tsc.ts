@@ -18,7 +18,7 @@ const REGISTER = fileURLToPath(import.meta.resolve('cwdkit/register'));
 const CWDKIT = import.meta.resolve('cwdkit');
 
 /** A project of `files` modules in 10 folders, each importing the one before it, and its tsconfig. */
-function generateProject(root: string, files: number): void {
+export function generateProject(root: string, files: number): void {
   fs.writeFileSync(
     path.join(root, 'tsconfig.json'),
     JSON.stringify({
