@@ -1,9 +1,19 @@
 import path from 'node:path';
+import { threadState } from './shared.js';
 
 const SLASH = 47;
 const BACKSLASH = 92;
 const DOT = 46;
 const COLON = 58;
+
+/**
+ * The platforms' own resolve functions, captured when core first loads on this thread, before install() can put a
+ * resolver of ours in their place (trap 7: the fallbacks below calling path.resolve would then call themselves).
+ * Shared by every copy of core (ESM and CJS), so that a copy loaded after install() still finds the originals.
+ */
+const { posix: posixResolve, win32: win32Resolve } = threadState('path-resolve', () =>
+  Object.freeze({ posix: path.posix.resolve, win32: path.win32.resolve }),
+);
 
 /** `path.posix` or `path.win32` (or `path` itself, which is one of them). */
 export type PathPlatform = Pick<path.PlatformPath, 'sep' | 'resolve' | 'normalize'>;
@@ -36,9 +46,9 @@ function resolvePosix(cwd: string, segments: readonly string[]): string {
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i] as unknown;
     // path.resolve itself, so that bad arguments get Node's exact errors.
-    if (typeof segment !== 'string') return path.posix.resolve(...segments);
+    if (typeof segment !== 'string') return posixResolve(...segments);
     if (segment.length === 0) continue;
-    if (!isPlainPosix(segment)) return path.posix.resolve(cwd, ...segments);
+    if (!isPlainPosix(segment)) return posixResolve(cwd, ...segments);
     result += `/${segment}`;
   }
   return result.length === 0 ? '/' : result;
@@ -105,7 +115,7 @@ function joinBase(cwd: string): string | undefined {
     plainBaseOf = cwd;
     plainBase = '';
     if (pendingDevice([cwd]) === COMPLETE) {
-      const normal = path.win32.resolve(cwd);
+      const normal = win32Resolve(cwd);
       const trimmed = normal.charCodeAt(normal.length - 1) === BACKSLASH ? normal.slice(0, -1) : normal;
       if (trimmed === cwd || normal === cwd) plainBase = trimmed;
     }
@@ -140,14 +150,14 @@ function resolveWin32(cwd: string, segments: readonly string[], env: Readonly<Re
 function resolveDrive(cwd: string, segments: readonly string[], env: Readonly<Record<string, string | undefined>>) {
   for (let i = 0; i < segments.length; i++) {
     // path.win32.resolve itself, so that bad arguments get Node's exact errors.
-    if (typeof segments[i] !== 'string') return path.win32.resolve(...segments);
+    if (typeof segments[i] !== 'string') return win32Resolve(...segments);
   }
   const pending = pendingDevice(segments);
-  if (pending === COMPLETE) return path.win32.resolve(...segments);
+  if (pending === COMPLETE) return win32Resolve(...segments);
   if (pending === '') {
     const single = segments.length === 1 && (segments[0] === '' || segments[0] === '.');
     if (returnsCwdAsIs && (segments.length === 0 || (single && isSeparator(cwd.charCodeAt(0))))) return cwd;
-    return path.win32.resolve(cwd, ...segments);
+    return win32Resolve(cwd, ...segments);
   }
   // A drive-relative path ("D:src"): that drive's cwd, else the process cwd if on that drive, else the drive's root.
   let driveCwd = env[`=${pending}`] || cwd;
@@ -155,7 +165,7 @@ function resolveDrive(cwd: string, segments: readonly string[], env: Readonly<Re
     driveCwd = `${pending}\\`;
   }
   const withDrive = [driveCwd, ...segments];
-  if (pendingDevice(withDrive) === COMPLETE) return path.win32.resolve(...withDrive);
+  if (pendingDevice(withDrive) === COMPLETE) return win32Resolve(...withDrive);
   // Still not absolute (a UNC cwd and no `=D:`): path.win32.resolve gives up and returns "D:" + the normalized tail.
   let tail = '';
   for (const entry of withDrive) {
@@ -220,6 +230,13 @@ export function resolverFor(cwd: () => string): (...segments: string[]) => strin
       return prefix + (first + '/' + second);
     }
     // biome-ignore lint/complexity/noArguments: as above
-    return resolvePosix(cwd(), Array.prototype.slice.call(arguments));
+    const segments: unknown[] = Array.prototype.slice.call(arguments);
+    // path.resolve reads the cwd only when every segment is a string and none is absolute; otherwise it answers (or
+    // throws) without it, and so must this: cwd() may throw (a deleted directory, a closed provider).
+    for (const segment of segments) {
+      if (typeof segment !== 'string' || segment.charCodeAt(0) === SLASH)
+        return posixResolve(...(segments as string[]));
+    }
+    return resolvePosix(cwd(), segments as string[]);
   };
 }
