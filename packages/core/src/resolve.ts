@@ -234,8 +234,9 @@ export function resolverFor(cwd: () => string): (...segments: string[]) => strin
     // path.resolve reads the cwd only when every segment is a string and none is absolute; otherwise it answers (or
     // throws) without it, and so must this: cwd() may throw (a deleted directory, a closed provider).
     for (const segment of segments) {
-      if (typeof segment !== 'string' || segment.charCodeAt(0) === SLASH)
+      if (typeof segment !== 'string' || segment.charCodeAt(0) === SLASH) {
         return posixResolve(...(segments as string[]));
+      }
     }
     return resolvePosix(cwd(), segments as string[]);
   };
