@@ -89,13 +89,14 @@ function alreadyInstalled(provider: CwdProvider): () => void {
   const strategy = provider.strategy ?? 'unnamed';
   const difference = capabilityDifference(state.capabilities, provider.capabilities);
   if (strategy === state.installed && difference === '') return function uninstall(): void {};
-  const given = strategy === state.installed ? `another ${strategy} one (${difference})` : `a ${strategy} one`;
+  const same = strategy === state.installed;
+  const given = same ? `another ${strategy} one with other capabilities (${difference})` : `a ${strategy} one`;
+  const fix = same ? 'give it the same options (cwdkit.config.json)' : `let it choose ${strategy} (CWDKIT_STRATEGY)`;
   throw codedError(
     new Error(
       `A ${state.installed} CwdProvider is already installed on this thread, and install() was given ${given}. ` +
-        `If the cwdkit/register flag installed it (--import, --preload or NODE_OPTIONS), remove the flag or let it ` +
-        `choose ${strategy} (CWDKIT_STRATEGY or cwdkit.config.json); otherwise call the uninstall() that the first ` +
-        'install() returned before installing another.',
+        `If the cwdkit/register flag installed it (--import, --preload or NODE_OPTIONS), remove the flag or ${fix}; ` +
+        'otherwise call the uninstall() that the first install() returned before installing another.',
     ),
     'ERR_CWDKIT_ALREADY_INSTALLED',
   );

@@ -86,17 +86,21 @@ describe('install()', () => {
     const descriptors = {
       cwd: Object.getOwnPropertyDescriptor(process, 'cwd'),
       chdir: Object.getOwnPropertyDescriptor(process, 'chdir'),
+      resolve: Object.getOwnPropertyDescriptor(path, 'resolve'),
     };
     const { provider, calls } = counting();
     const uninstall = install(provider);
     expect(process.cwd).not.toBe(pristine.cwd);
     expect(process.chdir).not.toBe(pristine.chdir);
+    expect(path.resolve).not.toBe(pristineResolve);
     const replacement = process.cwd;
     uninstall();
     expect(process.cwd).toBe(pristine.cwd);
     expect(process.chdir).toBe(pristine.chdir);
+    expect(path.resolve).toBe(pristineResolve);
     expect(Object.getOwnPropertyDescriptor(process, 'cwd')).toEqual(descriptors.cwd);
     expect(Object.getOwnPropertyDescriptor(process, 'chdir')).toEqual(descriptors.chdir);
+    expect(Object.getOwnPropertyDescriptor(path, 'resolve')).toEqual(descriptors.resolve);
     // A copy someone took while we were installed falls back to the original instead of the provider.
     calls.cwd = 0;
     expect(replacement()).toBe(pristine.cwd.call(process));
@@ -148,7 +152,9 @@ describe('install()', () => {
       expect(() => install(counting('counting', 'never').provider)).toThrow(
         expect.objectContaining({
           code: 'ERR_CWDKIT_ALREADY_INSTALLED',
-          message: expect.stringContaining(`another counting one (externalChange "immediate" there, "never" here)`),
+          message: expect.stringContaining(
+            'another counting one with other capabilities (externalChange "immediate" there, "never" here)',
+          ),
         }),
       );
     } finally {
@@ -301,6 +307,7 @@ describe('install() in other places', () => {
       chdirKept: true,
       disabled: true,
       resolve: true,
+      resolveReplaced: true,
       cwdCalls: 1,
       refusal: 'ERR_WORKER_UNSUPPORTED_OPERATION',
       restored: true,
@@ -316,6 +323,8 @@ describe('install() in other places', () => {
       chdirReplaced: true,
       disabled: undefined,
       cwd: scratch,
+      resolve: path.join(scratch, 'src', 'index.ts'),
+      resolveReplaced: true,
       osUnmoved: true,
       failure: { code: 'ENOENT', syscall: 'chdir', cwd: scratch },
       restored: true,
@@ -376,4 +385,36 @@ describe('install() in other places', () => {
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual(expected);
   });
+
+  // #20.11: the flag installed the strategy, then the app calls install() itself.
+  it.each([
+    ['Node --import', process.execPath, ['--import']],
+    ['Bun --preload', path.join(bin, 'bun'), ['--preload']],
+    ['Deno --preload', path.join(bin, 'deno'), ['run', '-A', '--preload']],
+  ])(
+    'with the cwdkit/register flag (%s), an app that installs the same strategy goes on; another is refused',
+    async (_name, command, flag) => {
+      const result = await run(
+        command,
+        [...flag, path.join(dist, 'register.js'), path.join(fixtures, 'app-installs-too.mjs')],
+        {
+          cwd: scratch,
+          env: { CWDKIT_STRATEGY: 'sab-atomics' },
+        },
+      );
+      expect(result.stderr).toBe('');
+      expect(JSON.parse(result.stdout)).toEqual({
+        byFlag: 'sab-atomics',
+        same: { installed: 'sab-atomics', kept: true },
+        afterItsUninstall: { installed: 'sab-atomics', kept: true },
+        other: {
+          code: 'ERR_CWDKIT_ALREADY_INSTALLED',
+          message: expect.stringMatching(
+            /^A sab-atomics CwdProvider is already installed .* given a main-thread-cache one\. If the cwdkit\/register flag installed it .*remove the flag/,
+          ),
+          kept: true,
+        },
+      });
+    },
+  );
 });
