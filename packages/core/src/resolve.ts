@@ -25,10 +25,10 @@ function isPlainPosix(segment: string): boolean {
   return hasPlainComponents(segment);
 }
 
-function hasPlainComponents(segment: string): boolean {
+/** Whether `segment` from `start` on is names joined by single slashes, none of them "." or "..". */
+function hasPlainComponents(segment: string, start = 0): boolean {
   const length = segment.length;
-  let start = 0;
-  for (let i = 0; i <= length; i++) {
+  for (let i = start; i <= length; i++) {
     if (i < length && segment.charCodeAt(i) !== SLASH) continue;
     const size = i - start;
     if (size === 0) return false;
@@ -202,9 +202,16 @@ export function resolveFrom(
  * such as resolve('src', 'index.ts'), is answered inside this one function. Measured on Node 24 (a unique loop per
  * variant, the result flattened): the checks in a helper it calls, even inlined, cost a fifth more; a rest parameter
  * ~3% more than `arguments`; and joining `cwd + "/"`, kept while cwd() returns the same string, to one short
- * `name/name` string is ~10% cheaper than joining four parts.
+ * `name/name` string is ~10% cheaper than joining four parts. The other calls are read from the right, as path.resolve
+ * reads them: plain names after an absolute directory (`resolve(__dirname, 'x')`) or after the cwd are joined here too.
+ *
+ * `fallback`, if given, answers what is left (a "..", a "./", a bad argument): it must be path.resolve reading this
+ * same cwd. install() passes the runtime's own where that reads the installed process.cwd().
  */
-export function resolverFor(cwd: () => string): (...segments: string[]) => string {
+export function resolverFor(
+  cwd: () => string,
+  fallback?: (...segments: string[]) => string,
+): (...segments: string[]) => string {
   if (path.sep === '\\') return (...segments) => resolveWin32(cwd(), segments, process.env);
   let base: string | undefined;
   let prefix = '';
@@ -229,15 +236,30 @@ export function resolverFor(cwd: () => string): (...segments: string[]) => strin
       // biome-ignore lint/style/useTemplate: one template of the three parts is the four-part join again
       return prefix + (first + '/' + second);
     }
+    // The other calls, read from the right as path.resolve reads them: it stops at the last absolute segment and reads
+    // the cwd only when there is none; a non-string it reaches throws. So must this (cwd() may throw: a deleted
+    // directory, a closed provider). Plain segments are joined here, anything else goes to path.resolve itself.
     // biome-ignore lint/complexity/noArguments: as above
-    const segments: unknown[] = Array.prototype.slice.call(arguments);
-    // path.resolve reads the cwd only when every segment is a string and none is absolute; otherwise it answers (or
-    // throws) without it, and so must this: cwd() may throw (a deleted directory, a closed provider).
-    for (const segment of segments) {
-      if (typeof segment !== 'string' || segment.charCodeAt(0) === SLASH) {
-        return posixResolve(...(segments as string[]));
+    const all = arguments as unknown as string[];
+    const answer = fallback ?? posixResolve;
+    let joined = '';
+    let plain = true;
+    for (let i = count - 1; i >= 0; i--) {
+      const segment: unknown = all[i];
+      if (typeof segment !== 'string') return answer.apply(undefined, all);
+      if (segment.length === 0) continue;
+      if (segment.charCodeAt(0) === SLASH) {
+        // An absolute directory such as __dirname with plain names after it: no cwd, nothing to normalise.
+        if (plain && segment.length > 1 && hasPlainComponents(segment, 1)) return segment + joined;
+        return answer.apply(undefined, all);
       }
+      if (!plain) continue;
+      if (isPlainPosix(segment)) joined = `/${segment}${joined}`;
+      else plain = false;
     }
-    return resolvePosix(cwd(), segments as string[]);
+    if (!plain) return fallback ? fallback.apply(undefined, all) : posixResolve(cwd(), ...all);
+    const current = cwd();
+    if (joined.length === 0) return current; // resolve(), resolve(''): the cwd itself
+    return current.length === 1 ? joined : current + joined; // the root is "/", and "/" + "/src" must not make "//src"
   };
 }
