@@ -215,6 +215,7 @@ export function resolverFor(
   if (path.sep === '\\') return (...segments) => resolveWin32(cwd(), segments, process.env);
   let base: string | undefined;
   let prefix = '';
+  const other = fallback ?? posixResolve;
   return function resolve(first?: string, second?: string): string {
     // biome-ignore lint/complexity/noArguments: a rest parameter would cost the two-name call an array
     const count = arguments.length;
@@ -238,28 +239,42 @@ export function resolverFor(
     }
     // The other calls, read from the right as path.resolve reads them: it stops at the last absolute segment and reads
     // the cwd only when there is none; a non-string it reaches throws. So must this (cwd() may throw: a deleted
-    // directory, a closed provider). Plain segments are joined here, anything else goes to path.resolve itself.
-    // biome-ignore lint/complexity/noArguments: as above
-    const all = arguments as unknown as string[];
-    const answer = fallback ?? posixResolve;
+    // directory, a closed provider). Plain segments are joined here; the rest goes to path.resolve itself (`other`).
     let joined = '';
+    let needsCwd = true;
     let plain = true;
-    for (let i = count - 1; i >= 0; i--) {
-      const segment: unknown = all[i];
-      if (typeof segment !== 'string') return answer.apply(undefined, all);
-      if (segment.length === 0) continue;
-      if (segment.charCodeAt(0) === SLASH) {
+    for (let i = count - 1; i >= 0 && needsCwd; i--) {
+      // biome-ignore lint/complexity/noArguments: as above
+      const segment: unknown = arguments[i];
+      if (typeof segment !== 'string') {
+        plain = false;
+        needsCwd = false;
+      } else if (segment.length === 0) {
+        // skipped, as path.resolve skips it
+      } else if (segment.charCodeAt(0) === SLASH) {
         // An absolute directory such as __dirname with plain names after it: no cwd, nothing to normalise.
         if (plain && segment.length > 1 && hasPlainComponents(segment, 1)) return segment + joined;
-        return answer.apply(undefined, all);
+        plain = false;
+        needsCwd = false;
+      } else if (plain) {
+        if (isPlainPosix(segment)) joined = `/${segment}${joined}`;
+        else plain = false;
       }
-      if (!plain) continue;
-      if (isPlainPosix(segment)) joined = `/${segment}${joined}`;
-      else plain = false;
     }
-    if (!plain) return fallback ? fallback.apply(undefined, all) : posixResolve(cwd(), ...all);
-    const current = cwd();
-    if (joined.length === 0) return current; // resolve(), resolve(''): the cwd itself
-    return current.length === 1 ? joined : current + joined; // the root is "/", and "/" + "/src" must not make "//src"
+    if (plain) {
+      const current = cwd();
+      if (joined.length === 0) return current; // resolve(), resolve(''): the cwd itself
+      return current.length === 1 ? joined : current + joined; // the root is "/", and "/" + "/src" must not make "//src"
+    }
+    // One or two segments are passed on as they are: apply() would need an arguments object, which costs more.
+    if (fallback === undefined && needsCwd) {
+      if (count === 1) return posixResolve(cwd(), first as string);
+      // biome-ignore lint/complexity/noArguments: as above
+      return posixResolve(cwd(), ...(arguments as unknown as string[]));
+    }
+    if (count === 1) return other(first as string);
+    if (count === 2) return other(first as string, second as string);
+    // biome-ignore lint/complexity/noArguments: as above
+    return other.apply(undefined, arguments as unknown as string[]);
   };
 }
