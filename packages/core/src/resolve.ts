@@ -200,12 +200,11 @@ export function resolveFrom(
 /**
  * resolverFor's calls other than two plain names, read from the right as path.resolve reads them: it stops at the last
  * absolute segment and reads the cwd only when there is none; a non-string it reaches throws. So must this (cwd() may
- * throw: a deleted directory, a closed provider). Plain segments are joined here; the rest goes to `fallback`, else to
- * path.resolve given the cwd. Kept out of the resolver itself, whose size decides what V8 inlines on the hot path.
+ * throw: a deleted directory, a closed provider). Plain segments are joined here; the rest goes to path.resolve, given
+ * the cwd when it needs one. Kept out of the resolver itself, whose size decides what V8 inlines on the hot path.
  */
 function resolveOther(
   cwd: () => string,
-  fallback: ((...segments: string[]) => string) | undefined,
   count: number,
   first: unknown,
   second: unknown,
@@ -214,31 +213,23 @@ function resolveOther(
   let needsCwd = true;
   let plain = true;
   let from = 0; // the segments joined: from the last absolute one, if it is plain
-  for (let i = count - 1; i >= 0; i--) {
+  for (let i = count - 1; i >= 0 && needsCwd; i--) {
     const segment = all ? all[i] : i === 0 ? first : second;
     if (typeof segment !== 'string') {
       plain = false;
       needsCwd = false;
-      break;
-    }
-    if (segment.length === 0) continue;
-    if (segment.charCodeAt(0) === SLASH) {
+    } else if (segment.charCodeAt(0) === SLASH) {
       // An absolute directory such as __dirname with plain names after it: no cwd, nothing to normalise.
       if (plain && segment.length > 1 && hasPlainComponents(segment, 1)) from = i;
       else plain = false;
       needsCwd = false;
-      break;
-    }
-    if (plain && !isPlainPosix(segment)) {
+    } else if (plain && segment.length > 0 && !isPlainPosix(segment)) {
       plain = false;
-      if (fallback) break; // path.resolve itself, which reads the cwd only if it needs it
     }
   }
   if (!plain) {
     const list = (all ?? (count === 1 ? [first] : [first, second])) as string[];
-    if (fallback === undefined) return needsCwd ? posixResolve(cwd(), ...list) : posixResolve(...list);
-    if (all) return fallback(...list);
-    return count === 1 ? fallback(first as string) : fallback(first as string, second as string);
+    return needsCwd ? posixResolve(cwd(), ...list) : posixResolve(...list);
   }
   let joined = '';
   for (let i = count - 1; i >= from; i--) {
@@ -257,15 +248,9 @@ function resolveOther(
  * variant, the result flattened): the checks in a helper it calls, even inlined, cost a fifth more; a rest parameter
  * ~3% more than `arguments`; and joining `cwd + "/"`, kept while cwd() returns the same string, to one short
  * `name/name` string is ~10% cheaper than joining four parts. The other calls are read from the right, as path.resolve
- * reads them: plain names after an absolute directory (`resolve(__dirname, 'x')`) or after the cwd are joined here too.
- *
- * `fallback`, if given, answers what is left (a "..", a "./", a bad argument): it must be path.resolve reading this
- * same cwd. install() passes the runtime's own where that reads the installed process.cwd().
+ * reads them: plain names after an absolute directory (`resolve(__dirname, 'x')`) or after the cwd are joined too.
  */
-export function resolverFor(
-  cwd: () => string,
-  fallback?: (...segments: string[]) => string,
-): (...segments: string[]) => string {
+export function resolverFor(cwd: () => string): (...segments: string[]) => string {
   if (path.sep === '\\') return (...segments) => resolveWin32(cwd(), segments, process.env);
   let base: string | undefined;
   let prefix = '';
@@ -291,8 +276,8 @@ export function resolverFor(
       return prefix + (first + '/' + second);
     }
     // Up to two segments travel as they are, more as an array: an arguments object would cost more.
-    if (count <= 2) return resolveOther(cwd, fallback, count, first, second, undefined);
+    if (count <= 2) return resolveOther(cwd, count, first, second, undefined);
     // biome-ignore lint/complexity/noArguments: as above
-    return resolveOther(cwd, fallback, count, first, second, Array.prototype.slice.call(arguments));
+    return resolveOther(cwd, count, first, second, Array.prototype.slice.call(arguments));
   };
 }

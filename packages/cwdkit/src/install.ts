@@ -159,13 +159,12 @@ export function install(provider: CwdProvider): () => void {
       }
     };
   const processCwd = cwdReplacement(slots[0] as Slot); // targets() lists process.cwd first
-  // path.resolve: core's resolver over the installed process.cwd, which is what the runtime's own reads on Node and
-  // Deno: there every call its fast path leaves goes to the original itself, at the original's cost. Bun's own reads
-  // its native cache, so there core answers every call (and that is what makes path.resolve follow the provider).
-  // After uninstall() a copy someone kept reads the original process.cwd. It looks like the original to code that
-  // inspects it.
+  // path.resolve: core's resolver (identical to the runtime's own) over the installed process.cwd, which is what the
+  // runtime's own reads on Node and Deno; Bun's reads its native cache, so there the replacement is what makes
+  // path.resolve follow the provider. After uninstall() a copy someone kept reads the original process.cwd. It looks
+  // like the original to code that inspects it.
   const resolveReplacement = ({ original }: Slot) => {
-    const resolve = resolverFor(processCwd, runtime === 'bun' ? undefined : (original as typeof path.resolve));
+    const resolve = resolverFor(processCwd);
     for (const key of ['length', 'name']) {
       const descriptor = Object.getOwnPropertyDescriptor(original, key);
       if (descriptor) Object.defineProperty(resolve, key, descriptor);
