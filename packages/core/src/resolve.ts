@@ -198,10 +198,31 @@ export function resolveFrom(
 }
 
 /**
- * resolverFor's calls other than two plain names, read from the right as path.resolve reads them: it stops at the last
- * absolute segment and reads the cwd only when there is none; a non-string it reaches throws. So must this (cwd() may
- * throw: a deleted directory, a closed provider). Plain segments are joined here; the rest goes to path.resolve, given
- * the cwd when it needs one. Kept out of the resolver itself, whose size decides what V8 inlines on the hot path.
+ * `base` (an absolute normalized path, '' for the root) with the components of `segment` applied as path.resolve
+ * applies them: empty and "." ones dropped, ".." goes up (never above the root), names appended.
+ */
+function appendComponents(base: string, segment: string): string {
+  let result = base;
+  const length = segment.length;
+  for (let start = 0; start <= length; ) {
+    let end = segment.indexOf('/', start);
+    if (end === -1) end = length;
+    const size = end - start;
+    const dot = size > 0 && size < 3 && segment.charCodeAt(start) === DOT;
+    if (dot && size === 2 && segment.charCodeAt(start + 1) === DOT) result = result.slice(0, result.lastIndexOf('/'));
+    else if (size > 0 && !(dot && size === 1)) result += `/${segment.slice(start, end)}`;
+    start = end + 1;
+  }
+  return result;
+}
+
+/**
+ * resolverFor's calls other than two plain names, as path.resolve makes them: read from the right up to the last
+ * absolute segment (a non-string reached first throws path.resolve's own error; the segments before it are never
+ * looked at), then applied left to right to it, or to the cwd when there is none — read only then (cwd() may throw:
+ * a deleted directory, a closed provider). Each segment costs what it holds, not what the cwd holds: path.resolve
+ * normalises the whole joined string again. Kept out of the resolver itself, whose size decides what V8 inlines on
+ * the hot path.
  */
 function resolveOther(
   cwd: () => string,
@@ -210,36 +231,31 @@ function resolveOther(
   second: unknown,
   all: unknown[] | undefined, // every segment, when there are more than two
 ): string {
-  let needsCwd = true;
-  let plain = true;
-  let from = 0; // the segments joined: from the last absolute one, if it is plain
-  for (let i = count - 1; i >= 0 && needsCwd; i--) {
+  let from = -1;
+  for (let i = count - 1; i >= 0; i--) {
     const segment = all ? all[i] : i === 0 ? first : second;
     if (typeof segment !== 'string') {
-      plain = false;
-      needsCwd = false;
-    } else if (segment.charCodeAt(0) === SLASH) {
-      // An absolute directory such as __dirname with plain names after it: no cwd, nothing to normalise.
-      if (plain && segment.length > 1 && hasPlainComponents(segment, 1)) from = i;
-      else plain = false;
-      needsCwd = false;
-    } else if (plain && segment.length > 0 && !isPlainPosix(segment)) {
-      plain = false;
+      return posixResolve(...((all ?? (count === 1 ? [first] : [first, second])) as string[]));
+    }
+    if (segment.charCodeAt(0) === SLASH) {
+      from = i;
+      break;
     }
   }
-  if (!plain) {
-    const list = (all ?? (count === 1 ? [first] : [first, second])) as string[];
-    return needsCwd ? posixResolve(cwd(), ...list) : posixResolve(...list);
+  let result = '';
+  if (from === -1) {
+    const current = cwd();
+    if (count === 0) return current; // resolve(): the cwd itself
+    result = current.length === 1 ? '' : current; // the root is "/", and "/" + "/src" must not make "//src"
   }
-  let joined = '';
-  for (let i = count - 1; i >= from; i--) {
+  for (let i = from === -1 ? 0 : from; i < count; i++) {
     const segment = (all ? all[i] : i === 0 ? first : second) as string;
-    if (segment.length > 0) joined = i === from && !needsCwd ? segment + joined : `/${segment}${joined}`;
+    if (segment.length === 0) continue;
+    if (i === from)
+      result = segment.length > 1 && hasPlainComponents(segment, 1) ? segment : appendComponents('', segment);
+    else result = isPlainPosix(segment) ? `${result}/${segment}` : appendComponents(result, segment);
   }
-  if (!needsCwd) return joined;
-  const current = cwd();
-  if (joined.length === 0) return current; // resolve(), resolve(''): the cwd itself
-  return current.length === 1 ? joined : current + joined; // the root is "/", and "/" + "/src" must not make "//src"
+  return result.length === 0 ? '/' : result;
 }
 
 /**
