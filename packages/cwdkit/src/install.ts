@@ -73,7 +73,7 @@ export function installed(): string | undefined {
   return state.installed;
 }
 
-/** What makes two providers' promises differ, e.g. "externalChange 'never' there, 'immediate' here", or ''. */
+/** What makes two providers' promises differ, e.g. 'externalChange "never" there, "immediate" here', or ''. */
 function capabilityDifference(installed: CwdCapabilities | undefined, given: CwdCapabilities | undefined): string {
   const keys = [...new Set([...Object.keys(installed ?? {}), ...Object.keys(given ?? {})])].sort();
   const value = (capabilities: CwdCapabilities | undefined, key: string) =>
