@@ -18,6 +18,17 @@ const { posix: posixResolve, win32: win32Resolve } = threadState('path-resolve',
 /** `path.posix` or `path.win32` (or `path` itself, which is one of them). */
 export type PathPlatform = Pick<path.PlatformPath, 'sep' | 'resolve' | 'normalize'>;
 
+/**
+ * Whether this runtime's path functions turn a lone surrogate into U+FFFD (Bun's work on UTF-8; Node's and Deno's keep
+ * it). There a segment that is not well-formed is not plain: it goes to the runtime's own resolve, which replaces it.
+ */
+const replacesLoneSurrogates = path.posix.normalize('\ud800') !== '\ud800';
+
+/** On such a runtime, whether `segment` holds a lone surrogate (isWellFormed is O(1) on a Latin-1 string). */
+function illFormedHere(segment: string): boolean {
+  return replacesLoneSurrogates && !(segment as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
 /** A segment that path.posix.resolve would append unchanged: no leading, trailing or double slash, no `.` or `..`. */
 function isPlainPosix(segment: string): boolean {
   // The common case, a name that neither starts with a dot nor holds a slash (indexOf costs less than a loop here).
@@ -216,6 +227,11 @@ function appendComponents(base: string, segment: string): string {
   return result;
 }
 
+/** The segments resolveOther was given, as one list. */
+function listOf(count: number, first: unknown, second: unknown, all: unknown[] | undefined): string[] {
+  return (all ?? (count === 1 ? [first] : [first, second])) as string[];
+}
+
 /**
  * resolverFor's calls other than two plain names, as path.resolve makes them: read from the right up to the last
  * absolute segment (a non-string reached first throws path.resolve's own error; the segments before it are never
@@ -232,15 +248,19 @@ function resolveOther(
   all: unknown[] | undefined, // every segment, when there are more than two
 ): string {
   let from = -1;
+  let ill = false;
   for (let i = count - 1; i >= 0; i--) {
     const segment = all ? all[i] : i === 0 ? first : second;
-    if (typeof segment !== 'string') {
-      return posixResolve(...((all ?? (count === 1 ? [first] : [first, second])) as string[]));
-    }
+    if (typeof segment !== 'string') return posixResolve(...listOf(count, first, second, all));
+    ill ||= illFormedHere(segment); // Bun turns a lone surrogate into U+FFFD: its own resolve answers those
     if (segment.charCodeAt(0) === SLASH) {
       from = i;
       break;
     }
+  }
+  if (ill) {
+    const list = listOf(count, first, second, all);
+    return from === -1 ? posixResolve(cwd(), ...list) : posixResolve(...list);
   }
   let result = '';
   if (from === -1) {
@@ -251,9 +271,9 @@ function resolveOther(
   for (let i = from === -1 ? 0 : from; i < count; i++) {
     const segment = (all ? all[i] : i === 0 ? first : second) as string;
     if (segment.length === 0) continue;
-    if (i === from)
+    if (i === from) {
       result = segment.length > 1 && hasPlainComponents(segment, 1) ? segment : appendComponents('', segment);
-    else result = isPlainPosix(segment) ? `${result}/${segment}` : appendComponents(result, segment);
+    } else result = isPlainPosix(segment) ? `${result}/${segment}` : appendComponents(result, segment);
   }
   return result.length === 0 ? '/' : result;
 }
