@@ -396,7 +396,7 @@ describe('install() in other places', () => {
     async (_name, command, flag) => {
       const result = await run(
         command,
-        [...flag, path.join(dist, 'register.js'), path.join(fixtures, 'app-installs-too.mjs')],
+        [...flag, path.join(dist, 'register.cjs'), path.join(fixtures, 'app-installs-too.mjs')],
         {
           cwd: scratch,
           env: { CWDKIT_STRATEGY: 'sab-atomics' },
