@@ -1,9 +1,19 @@
 import path from 'node:path';
+import { threadState } from './shared.js';
 
 const SLASH = 47;
 const BACKSLASH = 92;
 const DOT = 46;
 const COLON = 58;
+
+/**
+ * The platforms' own resolve functions, captured when core first loads on this thread, before install() can put a
+ * resolver of ours in their place (trap 7: the fallbacks below calling path.resolve would then call themselves).
+ * Shared by every copy of core (ESM and CJS), so that a copy loaded after install() still finds the originals.
+ */
+const { posix: posixResolve, win32: win32Resolve } = threadState('path-resolve', () =>
+  Object.freeze({ posix: path.posix.resolve, win32: path.win32.resolve }),
+);
 
 /**
  * `path.posix` or `path.win32` (or `path` itself, which is one of them). Written out, not taken from @types/node: the
@@ -33,10 +43,10 @@ function isPlainPosix(segment: string): boolean {
   return hasPlainComponents(segment);
 }
 
-function hasPlainComponents(segment: string): boolean {
+/** Whether `segment` from `start` on is names joined by single slashes, none of them "." or "..". */
+function hasPlainComponents(segment: string, start = 0): boolean {
   const length = segment.length;
-  let start = 0;
-  for (let i = 0; i <= length; i++) {
+  for (let i = start; i <= length; i++) {
     if (i < length && segment.charCodeAt(i) !== SLASH) continue;
     const size = i - start;
     if (size === 0) return false;
@@ -54,9 +64,9 @@ function resolvePosix(cwd: string, segments: readonly string[]): string {
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i] as unknown;
     // path.resolve itself, so that bad arguments get Node's exact errors.
-    if (typeof segment !== 'string') return path.posix.resolve(...segments);
+    if (typeof segment !== 'string') return posixResolve(...segments);
     if (segment.length === 0) continue;
-    if (!isPlainPosix(segment) || illFormedHere(segment)) return path.posix.resolve(cwd, ...segments);
+    if (!isPlainPosix(segment) || illFormedHere(segment)) return posixResolve(cwd, ...segments);
     result += `/${segment}`;
   }
   return result.length === 0 ? '/' : result;
@@ -123,7 +133,7 @@ function joinBase(cwd: string): string | undefined {
     plainBaseOf = cwd;
     plainBase = '';
     if (pendingDevice([cwd]) === COMPLETE) {
-      const normal = path.win32.resolve(cwd);
+      const normal = win32Resolve(cwd);
       const trimmed = normal.charCodeAt(normal.length - 1) === BACKSLASH ? normal.slice(0, -1) : normal;
       if (trimmed === cwd || normal === cwd) plainBase = trimmed;
     }
@@ -158,14 +168,14 @@ function resolveWin32(cwd: string, segments: readonly string[], env: Readonly<Re
 function resolveDrive(cwd: string, segments: readonly string[], env: Readonly<Record<string, string | undefined>>) {
   for (let i = 0; i < segments.length; i++) {
     // path.win32.resolve itself, so that bad arguments get Node's exact errors.
-    if (typeof segments[i] !== 'string') return path.win32.resolve(...segments);
+    if (typeof segments[i] !== 'string') return win32Resolve(...segments);
   }
   const pending = pendingDevice(segments);
-  if (pending === COMPLETE) return path.win32.resolve(...segments);
+  if (pending === COMPLETE) return win32Resolve(...segments);
   if (pending === '') {
     const single = segments.length === 1 && (segments[0] === '' || segments[0] === '.');
     if (returnsCwdAsIs && (segments.length === 0 || (single && isSeparator(cwd.charCodeAt(0))))) return cwd;
-    return path.win32.resolve(cwd, ...segments);
+    return win32Resolve(cwd, ...segments);
   }
   // A drive-relative path ("D:src"): that drive's cwd, else the process cwd if on that drive, else the drive's root.
   let driveCwd = env[`=${pending}`] || cwd;
@@ -173,7 +183,7 @@ function resolveDrive(cwd: string, segments: readonly string[], env: Readonly<Re
     driveCwd = `${pending}\\`;
   }
   const withDrive = [driveCwd, ...segments];
-  if (pendingDevice(withDrive) === COMPLETE) return path.win32.resolve(...withDrive);
+  if (pendingDevice(withDrive) === COMPLETE) return win32Resolve(...withDrive);
   // Still not absolute (a UNC cwd and no `=D:`): path.win32.resolve gives up and returns "D:" + the normalized tail.
   let tail = '';
   for (const entry of withDrive) {
@@ -206,11 +216,82 @@ export function resolveFrom(
 }
 
 /**
+ * `base` (an absolute normalized path, '' for the root) with the components of `segment` applied as path.resolve
+ * applies them: empty and "." ones dropped, ".." goes up (never above the root), names appended.
+ */
+function appendComponents(base: string, segment: string): string {
+  let result = base;
+  const length = segment.length;
+  for (let start = 0; start <= length; ) {
+    let end = segment.indexOf('/', start);
+    if (end === -1) end = length;
+    const size = end - start;
+    const dot = size > 0 && size < 3 && segment.charCodeAt(start) === DOT;
+    if (dot && size === 2 && segment.charCodeAt(start + 1) === DOT) result = result.slice(0, result.lastIndexOf('/'));
+    else if (size > 0 && !(dot && size === 1)) result += `/${segment.slice(start, end)}`;
+    start = end + 1;
+  }
+  return result;
+}
+
+/** The segments resolveOther was given, as one list. */
+function listOf(count: number, first: unknown, second: unknown, all: unknown[] | undefined): string[] {
+  return (all ?? (count === 1 ? [first] : [first, second])) as string[];
+}
+
+/**
+ * resolverFor's calls other than two plain names, as path.resolve makes them: read from the right up to the last
+ * absolute segment (a non-string reached first throws path.resolve's own error; the segments before it are never
+ * looked at), then applied left to right to it, or to the cwd when there is none — read only then (cwd() may throw:
+ * a deleted directory, a closed provider). Each segment costs what it holds, not what the cwd holds: path.resolve
+ * normalises the whole joined string again. Kept out of the resolver itself, whose size decides what V8 inlines on
+ * the hot path.
+ */
+function resolveOther(
+  cwd: () => string,
+  count: number,
+  first: unknown,
+  second: unknown,
+  all: unknown[] | undefined, // every segment, when there are more than two
+): string {
+  let from = -1;
+  let ill = false;
+  for (let i = count - 1; i >= 0; i--) {
+    const segment = all ? all[i] : i === 0 ? first : second;
+    if (typeof segment !== 'string') return posixResolve(...listOf(count, first, second, all));
+    ill ||= illFormedHere(segment); // Bun turns a lone surrogate into U+FFFD: its own resolve answers those
+    if (segment.charCodeAt(0) === SLASH) {
+      from = i;
+      break;
+    }
+  }
+  if (ill) {
+    const list = listOf(count, first, second, all);
+    return from === -1 ? posixResolve(cwd(), ...list) : posixResolve(...list);
+  }
+  let result = '';
+  if (from === -1) {
+    const current = cwd();
+    if (count === 0) return current; // resolve(): the cwd itself
+    result = current.length === 1 ? '' : current; // the root is "/", and "/" + "/src" must not make "//src"
+  }
+  for (let i = from === -1 ? 0 : from; i < count; i++) {
+    const segment = (all ? all[i] : i === 0 ? first : second) as string;
+    if (segment.length === 0) continue;
+    if (i === from) {
+      result = segment.length > 1 && hasPlainComponents(segment, 1) ? segment : appendComponents('', segment);
+    } else result = isPlainPosix(segment) ? `${result}/${segment}` : appendComponents(result, segment);
+  }
+  return result.length === 0 ? '/' : result;
+}
+
+/**
  * A provider's `resolve(...segments)` against `cwd()`, for the running system. On POSIX the common call, two names
  * such as resolve('src', 'index.ts'), is answered inside this one function. Measured on Node 24 (a unique loop per
  * variant, the result flattened): the checks in a helper it calls, even inlined, cost a fifth more; a rest parameter
  * ~3% more than `arguments`; and joining `cwd + "/"`, kept while cwd() returns the same string, to one short
- * `name/name` string is ~10% cheaper than joining four parts.
+ * `name/name` string is ~10% cheaper than joining four parts. The other calls are read from the right, as path.resolve
+ * reads them: plain names after an absolute directory (`resolve(__dirname, 'x')`) or after the cwd are joined too.
  */
 export function resolverFor(cwd: () => string): (...segments: string[]) => string {
   if (path.sep === '\\') return (...segments) => resolveWin32(cwd(), segments, process.env);
@@ -251,7 +332,9 @@ export function resolverFor(cwd: () => string): (...segments: string[]) => strin
       // biome-ignore lint/style/useTemplate: one template of the three parts is the four-part join again
       return prefix + (first + '/' + second);
     }
+    // Up to two segments travel as they are, more as an array: an arguments object would cost more.
+    if (count <= 2) return resolveOther(cwd, count, first, second, undefined);
     // biome-ignore lint/complexity/noArguments: as above
-    return resolvePosix(cwd(), Array.prototype.slice.call(arguments));
+    return resolveOther(cwd, count, first, second, Array.prototype.slice.call(arguments));
   };
 }

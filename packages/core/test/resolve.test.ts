@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveFrom } from '../src/index.js';
 import { resolverFor } from '../src/resolve.js';
+import { name, posixCwd, posixPiece, posixSegment, unicode } from './generators.js';
 import { packageRoot, scratchDir } from './helpers.js';
 
 type Env = Record<string, string | undefined>;
@@ -28,22 +29,6 @@ function reference(platform: path.PlatformPath, cwd: string, segments: string[],
     process.env = savedEnv;
   }
 }
-
-// Lone surrogates too (Bun's path functions turn them into U+FFFD, Node's and Deno's keep them), and a pair.
-const unicode = ['ünï', '日本', '\u{1F600}', 'a b', '\ud800', 'a\udfffb', '\udc00\ud800', '\ud83d'];
-
-// POSIX: pieces that exercise every branch of the fast path and of path.resolve's normalisation.
-const posixPiece = fc.oneof(
-  fc.constantFrom('.', '..', '', '/', '//', 'src', '.hidden', '..a', 'a..', '...', 'a\\b', 'C:', ...unicode),
-  fc.string({ maxLength: 6 }),
-  fc.stringMatching(/^[a-z.]{1,4}$/),
-);
-const posixSegment = fc
-  .tuple(fc.array(posixPiece, { maxLength: 5 }), fc.constantFrom('/', '//', '/./', '/../'), fc.boolean(), fc.boolean())
-  .map(([parts, sep, leading, trailing]) => `${leading ? '/' : ''}${parts.join(sep)}${trailing ? '/' : ''}`);
-const name = fc.stringMatching(/^[a-zA-Z0-9 ._ü-]{1,8}$/).filter((s) => s !== '.' && s !== '..');
-// A cwd as getcwd returns it: absolute, normalized, "/" included.
-const posixCwd = fc.array(name, { maxLength: 4 }).map((parts) => `/${parts.join('/')}`);
 
 // Windows: every root path.win32.resolve knows, both separators, drive-relative paths, and the cwd shapes Windows
 // gives: drive letters (either case), UNC shares (at their root too), \\?\ long paths, \\.\ device paths.

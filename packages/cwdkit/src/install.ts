@@ -1,19 +1,39 @@
+import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { type CwdProvider, codedError, installHook, isClosed, isMainThread, runtime, threadState } from '@cwdkit/core';
+import {
+  type CwdCapabilities,
+  type CwdProvider,
+  codedError,
+  installHook,
+  isClosed,
+  isMainThread,
+  resolverFor,
+  runtime,
+  threadState,
+} from '@cwdkit/core';
+
+type Key = 'cwd' | 'chdir' | 'resolve';
 
 interface Slot {
   readonly owner: object;
-  readonly key: 'cwd' | 'chdir';
+  readonly key: Key;
   readonly descriptor: PropertyDescriptor | undefined;
   readonly original: (...args: unknown[]) => unknown;
 }
 
 /** One record per thread, shared by the ESM and CJS copies of core, so that a second install is seen by both. */
-const state = threadState('install', () => ({ installed: undefined as string | undefined }));
+const state = threadState('install', () => ({
+  installed: undefined as string | undefined,
+  capabilities: undefined as CwdCapabilities | undefined,
+}));
 
-function targets(threadScoped: boolean): [object, 'cwd' | 'chdir', string][] {
-  const list: [object, 'cwd' | 'chdir', string][] = [[process, 'cwd', 'process.cwd']];
+function targets(threadScoped: boolean): [object, Key, string][] {
+  // `path` is path.posix on POSIX and path.win32 on Windows (the same object), so this is the one path.resolve.
+  const list: [object, Key, string][] = [
+    [process, 'cwd', 'process.cwd'],
+    [path, 'resolve', 'path.resolve'],
+  ];
   // A worker keeps the runtime's refusal (and its `.disabled`), which libraries test before they chdir, unless the
   // strategy gives each thread a cwd of its own.
   if (isMainThread || threadScoped) list.push([process, 'chdir', 'process.chdir']);
@@ -22,7 +42,7 @@ function targets(threadScoped: boolean): [object, 'cwd' | 'chdir', string][] {
   return list;
 }
 
-function capture([owner, key, label]: [object, 'cwd' | 'chdir', string]): Slot {
+function capture([owner, key, label]: [object, Key, string]): Slot {
   const descriptor = Object.getOwnPropertyDescriptor(owner, key);
   const original = (owner as Record<string, unknown>)[key];
   const writable =
@@ -31,6 +51,16 @@ function capture([owner, key, label]: [object, 'cwd' | 'chdir', string]): Slot {
     throw codedError(new Error(`install(): ${label} cannot be replaced in this runtime`), 'ERR_CWDKIT_INSTALL_REFUSED');
   }
   return { owner, key, descriptor, original: original as Slot['original'] };
+}
+
+/**
+ * Brings the ESM named exports of the builtins (`import { resolve } from 'node:path'`, `import { cwd } from
+ * 'node:process'`) in line with the properties install() and uninstall() just changed. Node only: Bun and Deno
+ * bind them once (their syncBuiltinESMExports changes nothing).
+ */
+function syncNamedImports(): void {
+  const getBuiltinModule = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+  (getBuiltinModule?.('node:module') as { syncBuiltinESMExports?: () => void } | undefined)?.syncBuiltinESMExports?.();
 }
 
 /** A failure the provider met in the OS (it has a `syscall`), not a mistake in the arguments. */
@@ -43,10 +73,46 @@ export function installed(): string | undefined {
   return state.installed;
 }
 
+/** What makes two providers' promises differ, e.g. 'externalChange "never" there, "immediate" here', or ''. */
+function capabilityDifference(installed: CwdCapabilities | undefined, given: CwdCapabilities | undefined): string {
+  const keys = [...new Set([...Object.keys(installed ?? {}), ...Object.keys(given ?? {})])].sort();
+  const value = (capabilities: CwdCapabilities | undefined, key: string) =>
+    JSON.stringify((capabilities as Record<string, unknown> | undefined)?.[key]) ?? 'none';
+  return keys
+    .filter((key) => value(installed, key) !== value(given, key))
+    .map((key) => `${key} ${value(installed, key)} there, ${value(given, key)} here`)
+    .join('; ');
+}
+
+/** install() while another provider is installed: the same strategy with the same promises is already done. */
+function alreadyInstalled(provider: CwdProvider): () => void {
+  const strategy = provider.strategy ?? 'unnamed';
+  const difference = capabilityDifference(state.capabilities, provider.capabilities);
+  if (strategy === state.installed && difference === '') return function uninstall(): void {};
+  const same = strategy === state.installed;
+  const given = same ? `another ${strategy} one with other capabilities (${difference})` : `a ${strategy} one`;
+  const fix = same ? 'give it the same options (cwdkit.config.json)' : `let it choose ${strategy} (CWDKIT_STRATEGY)`;
+  throw codedError(
+    new Error(
+      `A ${state.installed} CwdProvider is already installed on this thread, and install() was given ${given}. ` +
+        `If the cwdkit/register flag installed it (--import, --preload or NODE_OPTIONS), remove the flag or ${fix}; ` +
+        'otherwise call the uninstall() that the first install() returned before installing another.',
+    ),
+    'ERR_CWDKIT_ALREADY_INSTALLED',
+  );
+}
+
 /**
- * Makes `provider` the process-wide answer: replaces process.cwd and process.chdir (and Deno.cwd / Deno.chdir on
- * Deno), so path.resolve and every library use it. Returns uninstall(), which puts the exact original functions back.
- * On Bun, path.resolve reads the cwd natively and is not affected; code that calls process.cwd() is.
+ * Makes `provider` the process-wide answer: replaces process.cwd, process.chdir and path.resolve (and Deno.cwd /
+ * Deno.chdir on Deno), so that every library uses it. path.resolve becomes core's resolver, identical to the
+ * runtime's own (its errors, `length` and `name` included) and several times faster; on Node, ESM named imports
+ * (`import { resolve } from 'node:path'`) follow too (module.syncBuiltinESMExports()). Returns uninstall(), which puts
+ * the exact original functions back.
+ *
+ * Installing a provider of the strategy that is already installed, with the same capabilities (as an app does when
+ * the cwdkit/register flag installed it first), changes nothing and returns an uninstall() that does nothing: the
+ * installed one stays, and answers exactly as this one would (providers of one strategy share their state). Another
+ * strategy, or other capabilities, throws ERR_CWDKIT_ALREADY_INSTALLED.
  */
 export function install(provider: CwdProvider): () => void {
   if (typeof provider?.cwd !== 'function' || typeof provider.chdir !== 'function') {
@@ -58,12 +124,7 @@ export function install(provider: CwdProvider): () => void {
       'ERR_CWDKIT_CLOSED',
     );
   }
-  if (state.installed !== undefined) {
-    throw codedError(
-      new Error(`A ${state.installed} CwdProvider is already installed: call the uninstall() that install() returned`),
-      'ERR_CWDKIT_ALREADY_INSTALLED',
-    );
-  }
+  if (state.installed !== undefined) return alreadyInstalled(provider);
   // A thread-scoped chdir in a worker answers with its own errors: the runtime's original there only refuses.
   const threadScoped = provider.capabilities?.chdirScope === 'thread';
   const ownErrors = threadScoped && !isMainThread;
@@ -72,31 +133,49 @@ export function install(provider: CwdProvider): () => void {
   let active = true;
   // A library that wraps process.cwd while we are installed (graceful-fs does) keeps a reference to our function;
   // after uninstall that reference must still work, so each replacement falls back to its original.
-  const replacement = ({ owner, key, original }: Slot) =>
-    key === 'cwd'
-      ? function cwd(this: unknown): string {
-          if (!active) return original.call(this) as string;
-          try {
-            return provider.cwd();
-          } catch (error) {
-            // The runtime's own error class and wording (Deno.errors.NotFound, Bun's messages) for an OS failure.
-            if (isOsError(error)) original.call(this);
-            throw error;
-          }
-        }
-      : function chdir(this: unknown, directory: string | URL): void {
-          if (!active) return void original.call(this, directory);
-          try {
-            // Deno.chdir also takes a file: URL; process.chdir does not, and keeps refusing one.
-            provider.chdir(
-              owner !== process && directory instanceof URL ? fileURLToPath(directory) : (directory as string),
-            );
-          } catch (error) {
-            if (ownErrors || !isOsError(error)) throw error;
-            original.call(this, directory); // throws the runtime's own error class and wording
-            provider.invalidate(); // it worked this time (a race): the provider must not keep the old answer
-          }
-        };
+  const cwdReplacement = ({ original }: Slot) =>
+    function cwd(this: unknown): string {
+      if (!active) return original.call(this) as string;
+      try {
+        return provider.cwd();
+      } catch (error) {
+        // The runtime's own error class and wording (Deno.errors.NotFound, Bun's messages) for an OS failure.
+        if (isOsError(error)) original.call(this);
+        throw error;
+      }
+    };
+  const chdirReplacement = ({ owner, original }: Slot) =>
+    function chdir(this: unknown, directory: string | URL): void {
+      if (!active) return void original.call(this, directory);
+      try {
+        // Deno.chdir also takes a file: URL; process.chdir does not, and keeps refusing one.
+        provider.chdir(
+          owner !== process && directory instanceof URL ? fileURLToPath(directory) : (directory as string),
+        );
+      } catch (error) {
+        if (ownErrors || !isOsError(error)) throw error;
+        original.call(this, directory); // throws the runtime's own error class and wording
+        provider.invalidate(); // it worked this time (a race): the provider must not keep the old answer
+      }
+    };
+  const processCwd = cwdReplacement(slots[0] as Slot); // targets() lists process.cwd first
+  // path.resolve: core's resolver (identical to the runtime's own) over the installed process.cwd, which is what the
+  // runtime's own reads on Node and Deno; Bun's reads its native cache, so there the replacement is what makes
+  // path.resolve follow the provider. After uninstall() a copy someone kept reads the original process.cwd. It looks
+  // like the original to code that inspects it.
+  const resolveReplacement = ({ original }: Slot) => {
+    const resolve = resolverFor(processCwd);
+    for (const key of ['length', 'name']) {
+      const descriptor = Object.getOwnPropertyDescriptor(original, key);
+      if (descriptor) Object.defineProperty(resolve, key, descriptor);
+    }
+    return resolve;
+  };
+  const replacement = (slot: Slot) => {
+    if (slot.key === 'resolve') return resolveReplacement(slot);
+    if (slot.key === 'chdir') return chdirReplacement(slot);
+    return slot.owner === process ? processCwd : cwdReplacement(slot);
+  };
   const restore = () => {
     for (const { owner, key, descriptor } of slots) {
       if (descriptor) Object.defineProperty(owner, key, descriptor);
@@ -116,13 +195,17 @@ export function install(provider: CwdProvider): () => void {
     restore();
     throw error;
   }
+  syncNamedImports();
   state.installed = provider.strategy ?? 'unnamed';
+  state.capabilities = provider.capabilities;
 
   return function uninstall(): void {
     if (!active) return;
     active = false;
     undoStrategy?.();
     restore();
+    syncNamedImports();
     state.installed = undefined;
+    state.capabilities = undefined;
   };
 }

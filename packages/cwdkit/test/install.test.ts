@@ -13,6 +13,7 @@ const bin = path.join(packageRoot, '../../node_modules/.bin');
 let start: string;
 let scratch: string;
 const pristine = { cwd: process.cwd, chdir: process.chdir };
+const pristineResolve = path.resolve;
 beforeEach(() => {
   start = process.cwd();
   scratch = scratchDir('cwdkit-install-');
@@ -20,16 +21,17 @@ beforeEach(() => {
 afterEach(() => {
   // A failed test must not leave the next one with our functions installed.
   Object.assign(process, pristine);
+  path.resolve = pristineResolve;
   process.chdir(start);
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
 /** A real provider on real OS calls (core's helpers), counting what goes through it. */
-function counting() {
+function counting(strategy = 'counting', externalChange: 'immediate' | 'never' = 'immediate') {
   const calls = { cwd: 0, chdir: 0 };
   const provider = buildProvider({
-    strategy: 'counting',
-    capabilities: { workerCoherent: true, chdirFromWorker: false, externalChange: 'immediate' },
+    strategy,
+    capabilities: { workerCoherent: true, chdirFromWorker: false, externalChange },
     cwd() {
       calls.cwd++;
       return readOsCwd();
@@ -84,17 +86,21 @@ describe('install()', () => {
     const descriptors = {
       cwd: Object.getOwnPropertyDescriptor(process, 'cwd'),
       chdir: Object.getOwnPropertyDescriptor(process, 'chdir'),
+      resolve: Object.getOwnPropertyDescriptor(path, 'resolve'),
     };
     const { provider, calls } = counting();
     const uninstall = install(provider);
     expect(process.cwd).not.toBe(pristine.cwd);
     expect(process.chdir).not.toBe(pristine.chdir);
+    expect(path.resolve).not.toBe(pristineResolve);
     const replacement = process.cwd;
     uninstall();
     expect(process.cwd).toBe(pristine.cwd);
     expect(process.chdir).toBe(pristine.chdir);
+    expect(path.resolve).toBe(pristineResolve);
     expect(Object.getOwnPropertyDescriptor(process, 'cwd')).toEqual(descriptors.cwd);
     expect(Object.getOwnPropertyDescriptor(process, 'chdir')).toEqual(descriptors.chdir);
+    expect(Object.getOwnPropertyDescriptor(path, 'resolve')).toEqual(descriptors.resolve);
     // A copy someone took while we were installed falls back to the original instead of the provider.
     calls.cwd = 0;
     expect(replacement()).toBe(pristine.cwd.call(process));
@@ -103,17 +109,57 @@ describe('install()', () => {
     expect(process.cwd).toBe(pristine.cwd);
   });
 
-  it('a second install without uninstall throws and changes nothing; after uninstall it works again', () => {
+  it('a second install of another strategy throws, names both, and changes nothing; after uninstall it works', () => {
     const first = counting().provider;
     const uninstall = install(first);
-    const installed = process.cwd;
-    expect(() => install(counting().provider)).toThrow(
-      expect.objectContaining({ code: 'ERR_CWDKIT_ALREADY_INSTALLED', message: expect.stringContaining('counting') }),
+    const swapped = { cwd: process.cwd, chdir: process.chdir, resolve: path.resolve };
+    expect(() => install(counting('spare').provider)).toThrow(
+      expect.objectContaining({
+        code: 'ERR_CWDKIT_ALREADY_INSTALLED',
+        message: expect.stringMatching(
+          /A counting CwdProvider is already installed.*given a spare one.*remove the flag/,
+        ),
+      }),
     );
-    expect(process.cwd).toBe(installed);
+    expect({ cwd: process.cwd, chdir: process.chdir, resolve: path.resolve }).toEqual(swapped);
     uninstall();
-    install(first)();
+    install(counting('spare').provider)();
     expect(process.cwd).toBe(pristine.cwd);
+  });
+
+  it('the same strategy with the same capabilities again (the flag, then the app) is a no-op, not an error', () => {
+    const { provider, calls } = counting();
+    const uninstall = install(provider);
+    const swapped = { cwd: process.cwd, chdir: process.chdir, resolve: path.resolve };
+    const again = counting();
+    const uninstallAgain = install(again.provider);
+    expect({ cwd: process.cwd, chdir: process.chdir, resolve: path.resolve }).toEqual(swapped);
+    calls.cwd = 0;
+    process.cwd();
+    expect([calls.cwd, again.calls.cwd]).toEqual([1, 0]); // the first install still answers
+    uninstallAgain();
+    uninstallAgain();
+    expect(process.cwd).toBe(swapped.cwd); // the no-op uninstall leaves the first install in place
+    expect(installed()).toBe('counting');
+    uninstall();
+    expect(process.cwd).toBe(pristine.cwd);
+    expect(path.resolve).toBe(pristineResolve);
+  });
+
+  it('the same strategy with other capabilities throws and names the difference', () => {
+    const uninstall = install(counting().provider);
+    try {
+      expect(() => install(counting('counting', 'never').provider)).toThrow(
+        expect.objectContaining({
+          code: 'ERR_CWDKIT_ALREADY_INSTALLED',
+          message: expect.stringContaining(
+            'another counting one with other capabilities (externalChange "immediate" there, "never" here)',
+          ),
+        }),
+      );
+    } finally {
+      uninstall();
+    }
   });
 
   it('installed() names the installed strategy, and undefined before and after', () => {
@@ -137,7 +183,7 @@ describe('install()', () => {
     const cjs = createRequire(import.meta.url)(path.join(dist, 'index.cjs')) as { install: typeof install };
     const uninstall = install(counting().provider);
     try {
-      expect(() => cjs.install(counting().provider)).toThrow(
+      expect(() => cjs.install(counting('spare').provider)).toThrow(
         expect.objectContaining({ code: 'ERR_CWDKIT_ALREADY_INSTALLED' }),
       );
     } finally {
@@ -261,6 +307,7 @@ describe('install() in other places', () => {
       chdirKept: true,
       disabled: true,
       resolve: true,
+      resolveReplaced: true,
       cwdCalls: 1,
       refusal: 'ERR_WORKER_UNSUPPORTED_OPERATION',
       restored: true,
@@ -276,6 +323,8 @@ describe('install() in other places', () => {
       chdirReplaced: true,
       disabled: undefined,
       cwd: scratch,
+      resolve: path.join(scratch, 'src', 'index.ts'),
+      resolveReplaced: true,
       osUnmoved: true,
       failure: { code: 'ENOENT', syscall: 'chdir', cwd: scratch },
       restored: true,
@@ -308,13 +357,15 @@ describe('install() in other places', () => {
     failedChdir: { code: 'ENOENT', syscall: 'chdir', unchanged: true },
     failedChdirIsRuntimes: true,
     secondInstall: 'ERR_CWDKIT_ALREADY_INSTALLED',
+    sameStrategyAgain: true,
     restored: true,
     callsAfterUninstall: 0,
+    // path.resolve is replaced too: on Bun, whose own reads its native cache, that is what makes it read the provider.
+    pathResolveCalls: 1,
   };
   it.each([
-    ['Node', process.execPath, [], { ...common, pathResolveCalls: 1 }],
-    // Bun's path.resolve reads the cwd natively: only code that calls process.cwd() goes through the provider.
-    ['Bun', path.join(bin, 'bun'), [], { ...common, pathResolveCalls: 0 }],
+    ['Node', process.execPath, [], common],
+    ['Bun', path.join(bin, 'bun'), [], common],
     // Deno: Deno.cwd/Deno.chdir are replaced too, and Deno.chdir keeps taking URLs.
     [
       'Deno',
@@ -322,7 +373,6 @@ describe('install() in other places', () => {
       ['run', '-A'],
       {
         ...common,
-        pathResolveCalls: 1,
         denoCwd: true,
         denoChdirUrl: true,
         denoChdirError: true,
@@ -335,4 +385,36 @@ describe('install() in other places', () => {
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual(expected);
   });
+
+  // #20.11: the flag installed the strategy, then the app calls install() itself.
+  it.each([
+    ['Node --import', process.execPath, ['--import']],
+    ['Bun --preload', path.join(bin, 'bun'), ['--preload']],
+    ['Deno --preload', path.join(bin, 'deno'), ['run', '-A', '--preload']],
+  ])(
+    'with the cwdkit/register flag (%s), an app that installs the same strategy goes on; another is refused',
+    async (_name, command, flag) => {
+      const result = await run(
+        command,
+        [...flag, path.join(dist, 'register.cjs'), path.join(fixtures, 'app-installs-too.mjs')],
+        {
+          cwd: scratch,
+          env: { CWDKIT_STRATEGY: 'sab-atomics' },
+        },
+      );
+      expect(result.stderr).toBe('');
+      expect(JSON.parse(result.stdout)).toEqual({
+        byFlag: 'sab-atomics',
+        same: { installed: 'sab-atomics', kept: true },
+        afterItsUninstall: { installed: 'sab-atomics', kept: true },
+        other: {
+          code: 'ERR_CWDKIT_ALREADY_INSTALLED',
+          message: expect.stringMatching(
+            /^A sab-atomics CwdProvider is already installed .* given a main-thread-cache one\. If the cwdkit\/register flag installed it .*remove the flag/,
+          ),
+          kept: true,
+        },
+      });
+    },
+  );
 });
