@@ -9,7 +9,7 @@ import threadCwd, { createProvider } from '@cwdkit/thread-cwd';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const script = path.join(import.meta.dirname, 'fixtures', 'scenario.mjs');
-const register = fs.realpathSync(path.join(import.meta.dirname, '..', '..', 'cwdkit', 'dist', 'register.js'));
+const register = fs.realpathSync(path.join(import.meta.dirname, '..', '..', 'cwdkit', 'dist', 'register.cjs'));
 const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'thread-cwd-test-')));
 fs.chmodSync(scratch, 0o755); // nobody must be able to enter it (the EACCES test)
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
