@@ -1,5 +1,5 @@
 // What is specific to thread-cwd, each in a real worker of a real child process: the cover's life cycle, a deleted
-// and a moved directory, a worker started by a chdir'd worker, EACCES, and the refusal on Bun and Deno.
+// and a moved directory, a worker started by a chdir'd worker, EACCES, the refusal on Bun and Deno, and the setup entry.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,7 +9,7 @@ import threadCwd, { createProvider } from '@cwdkit/thread-cwd';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const script = path.join(import.meta.dirname, 'fixtures', 'scenario.mjs');
-const register = fs.realpathSync(path.join(import.meta.dirname, '..', '..', 'cwdkit', 'dist', 'register.js'));
+const register = fs.realpathSync(path.join(import.meta.dirname, '..', '..', 'cwdkit', 'dist', 'register.cjs'));
 const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'thread-cwd-test-')));
 fs.chmodSync(scratch, 0o755); // nobody must be able to enter it (the EACCES test)
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -112,6 +112,70 @@ describe('install() in a worker refuses on Bun and Deno, changing nothing', () =
     it.skipIf(!binary[0])(name, () => {
       const { report } = scenario('refuses', { binary: binary as unknown as string[] });
       expect(report).toMatchObject({ code: 'ERR_CWDKIT_UNSUPPORTED_RUNTIME', restored: true });
+      expect(report.message).toMatch(/cannot give this worker a cwd of its own/);
+    });
+  }
+});
+
+describe.skipIf(!node || process.platform !== 'linux')('@cwdkit/thread-cwd/setup in a Node 24 worker', () => {
+  const mainThread = { installed: null, cwd: scratch }; // the process never moves
+
+  it('installs thread-cwd in this worker: chdir moves this thread only', () => {
+    const { dir, report } = scenario('setupOnce');
+    expect(report).toEqual({ installed: 'thread-cwd', cwd: dir, read: 'in the thread cwd', main: mainThread });
+  });
+
+  it('loaded again (its CommonJS copy, the ESM entry evaluated anew) it does nothing', () => {
+    const { report } = scenario('setupTwice');
+    expect(report).toEqual({
+      again: [{ ok: 'loaded' }, { ok: 'loaded' }],
+      unchanged: true,
+      installed: 'thread-cwd',
+      read: 'in the thread cwd',
+      main: mainThread,
+    });
+  });
+
+  it('after another strategy: ERR_CWDKIT_ALREADY_INSTALLED naming it, and nothing changed', () => {
+    const { dir, report } = scenario('setupAfterOther');
+    expect(report).toMatchObject({
+      code: 'ERR_CWDKIT_ALREADY_INSTALLED',
+      installed: 'sab-atomics',
+      unchanged: true, // the same functions, and no handle on the parent worker's cwd (dir) taken
+      cwd: scratch,
+      chdir: 'ERR_WORKER_UNSUPPORTED_OPERATION', // sab-atomics keeps a worker's chdir refused
+      main: mainThread,
+    });
+    expect(report.message).toMatch(/^@cwdkit\/thread-cwd\/setup: a sab-atomics CwdProvider is already installed/);
+    expect(dir).not.toBe(scratch);
+  });
+
+  it('node --import @cwdkit/thread-cwd/setup: every worker, and the workers they start, installed with no code', () => {
+    const binary = [node as string, '--import', path.join(import.meta.dirname, '..', 'dist', 'setup.js')];
+    const { dir, report } = scenario('setupImported', { binary });
+    expect(report).toEqual({
+      installed: 'thread-cwd',
+      cwd: dir,
+      nested: { installed: 'thread-cwd', cwd: dir, read: 'the parent worker cwd' }, // started in its parent's cwd
+      main: { installed: 'thread-cwd', cwd: scratch },
+    });
+    // The control: without the flag the same worker cannot chdir.
+    expect(scenario('setupImported').report).toEqual({
+      installed: null,
+      chdir: 'ERR_WORKER_UNSUPPORTED_OPERATION',
+      main: mainThread,
+    });
+  });
+});
+
+describe('@cwdkit/thread-cwd/setup in a worker refuses on Bun and Deno as install() does, changing nothing', () => {
+  for (const [name, binary] of [
+    ['bun', [findRuntime('bun')]],
+    ['deno', [findRuntime('deno'), 'run', '-A']],
+  ] as const) {
+    it.skipIf(!binary[0])(name, () => {
+      const { report } = scenario('setupRefuses', { binary: binary as unknown as string[] });
+      expect(report).toMatchObject({ code: 'ERR_CWDKIT_UNSUPPORTED_RUNTIME', installed: null, unchanged: true });
       expect(report.message).toMatch(/cannot give this worker a cwd of its own/);
     });
   }
