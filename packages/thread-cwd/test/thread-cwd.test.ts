@@ -150,15 +150,19 @@ describe.skipIf(!node || process.platform !== 'linux')('@cwdkit/thread-cwd/setup
     expect(dir).not.toBe(scratch);
   });
 
-  it('node --import @cwdkit/thread-cwd/setup: every worker, and the workers they start, installed with no code', () => {
-    const binary = [node as string, '--import', path.join(import.meta.dirname, '..', 'dist', 'setup.js')];
-    const { dir, report } = scenario('setupImported', { binary });
-    expect(report).toEqual({
+  it('node --import @cwdkit/thread-cwd/setup (or NODE_OPTIONS): every worker and the workers they start, installed', () => {
+    const flag = ['--import', path.join(import.meta.dirname, '..', 'dist', 'setup.js')];
+    const expected = (bare: object) => ({
       installed: 'thread-cwd',
       cwd: dir,
       nested: { installed: 'thread-cwd', cwd: dir, read: 'the parent worker cwd' }, // started in its parent's cwd
+      bare, // a worker started with execArgv: []
       main: { installed: 'thread-cwd', cwd: scratch },
     });
+    let { dir, report } = scenario('setupImported', { binary: [node as string, ...flag] });
+    expect(report).toEqual(expected({ installed: null, cwd: scratch, read: 'ENOENT' }));
+    ({ dir, report } = scenario('setupImported', { env: { NODE_OPTIONS: flag.join(' ') } }));
+    expect(report).toEqual(expected({ installed: 'thread-cwd', cwd: dir, read: 'the parent worker cwd' }));
     // The control: without the flag the same worker cannot chdir.
     expect(scenario('setupImported').report).toEqual({
       installed: null,
