@@ -1,5 +1,5 @@
 // What is specific to thread-cwd, each in a real worker of a real child process: the cover's life cycle, a deleted
-// and a moved directory, a worker started by a chdir'd worker, EACCES, the refusal on Bun and Deno, and the setup entry.
+// and a moved directory, a worker started by a chdir'd worker, EACCES, the refusal on Bun and Deno; the setup entry.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
