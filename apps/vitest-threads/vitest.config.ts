@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'threads',
-    setupFiles: ['./setup.ts'], // process.chdir() works in each worker, for that worker only
+    setupFiles: ['@cwdkit/thread-cwd/setup'], // process.chdir() works in each worker, for that worker only
     // This example's own: a worker per test file, so that on two cores its files still run at the same time (vitest's
     // default is one worker fewer than the cores), and a folder where they meet (test/together.ts).
     maxWorkers: 4,

@@ -1,8 +1,10 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/setup.ts'],
   format: ['esm', 'cjs'],
+  // One copy of the strategy shared by both entries in each format (CommonJS included), not one bundled into each.
+  splitting: true,
   dts: true,
   sourcemap: true,
   clean: true,

@@ -96,7 +96,7 @@ for (const { config, outcome, when = true, names = files, title } of cases) {
 
 test("the README's example is these files, as they are", () => {
   const readme = fs.readFileSync(path.join(app, 'README.md'), 'utf8');
-  for (const file of ['vitest.config.ts', 'setup.ts', 'test/example.test.ts']) {
+  for (const file of ['vitest.config.ts', 'test/example.test.ts']) {
     expect(readme, file).toContain(`\`\`\`ts\n// ${file}\n${fs.readFileSync(path.join(app, file), 'utf8')}\`\`\``);
   }
 });

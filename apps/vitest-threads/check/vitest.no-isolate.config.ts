@@ -7,6 +7,6 @@ export default defineConfig({
     pool: 'threads',
     isolate: false,
     maxWorkers: 1,
-    setupFiles: ['./setup.ts'],
+    setupFiles: ['@cwdkit/thread-cwd/setup'],
   },
 });

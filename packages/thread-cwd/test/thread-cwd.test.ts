@@ -1,5 +1,5 @@
 // What is specific to thread-cwd, each in a real worker of a real child process: the cover's life cycle, a deleted
-// and a moved directory, a worker started by a chdir'd worker, EACCES, and the refusal on Bun and Deno.
+// and a moved directory, a worker started by a chdir'd worker, EACCES, the refusal on Bun and Deno; the setup entry.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -112,6 +112,74 @@ describe('install() in a worker refuses on Bun and Deno, changing nothing', () =
     it.skipIf(!binary[0])(name, () => {
       const { report } = scenario('refuses', { binary: binary as unknown as string[] });
       expect(report).toMatchObject({ code: 'ERR_CWDKIT_UNSUPPORTED_RUNTIME', restored: true });
+      expect(report.message).toMatch(/cannot give this worker a cwd of its own/);
+    });
+  }
+});
+
+describe.skipIf(!node || process.platform !== 'linux')('@cwdkit/thread-cwd/setup in a Node 24 worker', () => {
+  const mainThread = { installed: null, cwd: scratch }; // the process never moves
+
+  it('installs thread-cwd in this worker: chdir moves this thread only', () => {
+    const { dir, report } = scenario('setupOnce');
+    expect(report).toEqual({ installed: 'thread-cwd', cwd: dir, read: 'in the thread cwd', main: mainThread });
+  });
+
+  it('loaded again (its CommonJS copy, the ESM entry evaluated anew) it does nothing', () => {
+    const { report } = scenario('setupTwice');
+    expect(report).toEqual({
+      again: [{ ok: 'loaded' }, { ok: 'loaded' }],
+      unchanged: true,
+      installed: 'thread-cwd',
+      read: 'in the thread cwd',
+      main: mainThread,
+    });
+  });
+
+  it('after another strategy: ERR_CWDKIT_ALREADY_INSTALLED naming it, and nothing changed', () => {
+    const { dir, report } = scenario('setupAfterOther');
+    expect(report).toMatchObject({
+      code: 'ERR_CWDKIT_ALREADY_INSTALLED',
+      installed: 'sab-atomics',
+      unchanged: true, // the same functions, and no handle on the parent worker's cwd (dir) taken
+      cwd: scratch,
+      chdir: 'ERR_WORKER_UNSUPPORTED_OPERATION', // sab-atomics keeps a worker's chdir refused
+      main: mainThread,
+    });
+    expect(report.message).toMatch(/^@cwdkit\/thread-cwd\/setup: a sab-atomics CwdProvider is already installed/);
+    expect(dir).not.toBe(scratch);
+  });
+
+  it('node --import @cwdkit/thread-cwd/setup (or NODE_OPTIONS): every worker and the workers they start, installed', () => {
+    const flag = ['--import', path.join(import.meta.dirname, '..', 'dist', 'setup.js')];
+    const expected = (bare: object) => ({
+      installed: 'thread-cwd',
+      cwd: dir,
+      nested: { installed: 'thread-cwd', cwd: dir, read: 'the parent worker cwd' }, // started in its parent's cwd
+      bare, // a worker started with execArgv: []
+      main: { installed: 'thread-cwd', cwd: scratch },
+    });
+    let { dir, report } = scenario('setupImported', { binary: [node as string, ...flag] });
+    expect(report).toEqual(expected({ installed: null, cwd: scratch, read: 'ENOENT' }));
+    ({ dir, report } = scenario('setupImported', { env: { NODE_OPTIONS: flag.join(' ') } }));
+    expect(report).toEqual(expected({ installed: 'thread-cwd', cwd: dir, read: 'the parent worker cwd' }));
+    // The control: without the flag the same worker cannot chdir.
+    expect(scenario('setupImported').report).toEqual({
+      installed: null,
+      chdir: 'ERR_WORKER_UNSUPPORTED_OPERATION',
+      main: mainThread,
+    });
+  });
+});
+
+describe('@cwdkit/thread-cwd/setup in a worker refuses on Bun and Deno as install() does, changing nothing', () => {
+  for (const [name, binary] of [
+    ['bun', [findRuntime('bun')]],
+    ['deno', [findRuntime('deno'), 'run', '-A']],
+  ] as const) {
+    it.skipIf(!binary[0])(name, () => {
+      const { report } = scenario('setupRefuses', { binary: binary as unknown as string[] });
+      expect(report).toMatchObject({ code: 'ERR_CWDKIT_UNSUPPORTED_RUNTIME', installed: null, unchanged: true });
       expect(report.message).toMatch(/cannot give this worker a cwd of its own/);
     });
   }
