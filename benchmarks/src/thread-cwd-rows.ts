@@ -34,7 +34,7 @@ const port = parentPort as NonNullable<typeof parentPort>;
 function rowsOf(cwd: () => string): RowSpec[] {
   // The runtime's own, taken before install(): in a chdir'd worker it answers the process cwd, as a worker does today.
   const own = process.cwd.bind(process);
-  const { absolute } = data;
+  const { absolute, relative } = data; // locals, so that both stat rows load their path alike
   const statAbsolute: RowSpec = {
     key: data.setup === 'plain' ? 'baseline' : data.setup === 'installed' ? 'installed' : 'absolute',
     label:
@@ -64,9 +64,9 @@ function rowsOf(cwd: () => string): RowSpec[] {
     statAbsolute,
     {
       key: 'relative',
-      label: `fs.statSync('${data.relative}'), chdir’d`,
+      label: `fs.statSync('${relative}'), chdir’d`,
       role: 'subject',
-      fn: () => fs.statSync(data.relative),
+      fn: () => fs.statSync(relative),
     },
   ];
 }
