@@ -8,6 +8,8 @@ import { readFilePermission } from './scenarios/read-file-permission.js';
 import { realPrograms } from './scenarios/real-programs.js';
 import { resolve } from './scenarios/resolve.js';
 import { startup } from './scenarios/startup.js';
+import { threadCwdFs } from './scenarios/thread-cwd-fs.js';
+import { threadCwdWorker } from './scenarios/thread-cwd-worker.js';
 import { tsc } from './scenarios/tsc.js';
 import { watchCpu } from './scenarios/watch-cpu.js';
 import { workerAfterChdir, workerRead } from './scenarios/worker-read.js';
@@ -16,6 +18,7 @@ export { canFlatten, timerResolutionNs } from './measure.js';
 export type * from './scenario.js';
 export { programs, type RealProgram, realProgramScenario } from './scenarios/real-programs.js';
 export { startupScenario } from './scenarios/startup.js';
+export { threadCwdFsScenario } from './scenarios/thread-cwd-fs.js';
 export { combineReaders, type ReaderReport } from './scenarios/worker-read.js';
 export { isStaleAfterChdir, isStaleRead } from './stale.js';
 
@@ -30,6 +33,8 @@ export const scenarios: readonly Scenario[] = [
   workerAfterChdir,
   coldWorker,
   workerRead,
+  threadCwdWorker,
+  threadCwdFs,
   readFilePermission,
   napiCall,
   watchCpu,

@@ -53,6 +53,8 @@ export interface ScenarioResult {
   readonly checks: Check[];
   /** As the thread that measured reported them, when the main thread did not load the strategy (cold-worker). */
   readonly capabilities?: CwdCapabilities;
+  /** Why nothing was measured on this runtime (thread-cwd's install() refuses in Bun and Deno workers): the report says so. */
+  readonly notApplicable?: string;
 }
 
 export interface LoadedStrategy {
@@ -75,6 +77,12 @@ export interface ScenarioContext {
   readonly workers: number;
 }
 
+export interface ScenarioGoal {
+  readonly rows: readonly string[];
+  readonly against: string;
+  readonly atMost: number;
+}
+
 export interface Scenario {
   readonly name: string;
   readonly description: string;
@@ -92,6 +100,11 @@ export interface Scenario {
    * reports it met or not (startup: issue #21's ≤ 2 ms and ≤ 2 MiB over an empty preload).
    */
   readonly target?: { readonly extraMs: number; readonly extraMiB: number };
+  /**
+   * What these rows may cost as a multiple of the `against` row's time, per process (p50 ÷ p50), their geometric mean
+   * over rounds: the report says met or not (thread-cwd-fs: a relative statSync ≤ 1.05× the absolute one).
+   */
+  readonly goal?: ScenarioGoal;
   /** Only these strategies apply (napi-call needs the addon); every installed one when absent. */
   readonly strategies?: readonly string[];
   run(context: ScenarioContext): Promise<ScenarioResult>;

@@ -6,7 +6,16 @@ import { scenarios } from '@cwdkit/benchmarks';
 import { type BenchOptions, parseBenchArgs, USAGE, UsageError, userPath } from './args.js';
 import { type ChildSpec, runChild } from './child.js';
 import { renderHtml } from './html.js';
-import { environment, failures, harness, programVerdicts, type Report, renderScenario, renderTable } from './report.js';
+import {
+  environment,
+  failures,
+  goalVerdicts,
+  harness,
+  programVerdicts,
+  type Report,
+  renderScenario,
+  renderTable,
+} from './report.js';
 import { type JobRecord, planJobs, progress, runGatedJob, runJob } from './run.js';
 import { type RuntimeCommand, resolveRuntime } from './runtimes.js';
 import {
@@ -82,11 +91,12 @@ async function bench(options: BenchOptions): Promise<number> {
   const tick = progress(jobs.length, options.rounds);
   const timeoutMs = options.quick ? 120_000 : 600_000;
   const versions = Object.fromEntries(runtimes.map((runtime) => [runtime.name, runtime.version]));
-  const meta = chosen.map(({ name, description, claim, target }) => ({
+  const meta = chosen.map(({ name, description, claim, target, goal }) => ({
     name,
     description,
     claim,
     ...(target ? { target } : {}),
+    ...(goal ? { goal } : {}),
   }));
   // When and at which commit the run started: a commit made while it runs is not what it measured.
   const started = environment(versions);
@@ -106,7 +116,7 @@ async function bench(options: BenchOptions): Promise<number> {
     if (!next || next.scenario !== job.scenario || next.runtime !== job.runtime) {
       const own = records.filter((record) => record.runtime === job.runtime && record.scenario === job.scenario);
       const block = renderScenario(
-        { summary: summarize(own), environment: { runtimes: versions } as Report['environment'] },
+        { summary: summarize(own), jobs: own, environment: { runtimes: versions } as Report['environment'] },
         job.runtime,
         meta.find((scenario) => scenario.name === job.scenario) as Report['scenarios'][number],
       );
@@ -117,6 +127,7 @@ async function bench(options: BenchOptions): Promise<number> {
   const { json, html, list: _list, help: _help, version: _version, ...recorded } = options;
   const summary = summarize(records);
   const programs = programVerdicts({ summary, options, scenarios: meta });
+  const goals = goalVerdicts({ jobs: records, options, scenarios: meta });
   const report: Report = {
     schema: 2,
     harness: harness(),
@@ -128,6 +139,7 @@ async function bench(options: BenchOptions): Promise<number> {
     jobs: records,
     summary,
     ...(programs.length > 0 ? { programs } : {}),
+    ...(goals.length > 0 ? { goals } : {}),
     failures: failures(records),
   };
   // The tables are above, each printed as its scenario finished; the summary closes the run.

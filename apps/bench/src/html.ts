@@ -5,6 +5,8 @@ import {
   formatMs,
   formatNumber,
   formatStale,
+  goalVerdicts,
+  notApplicable,
   programRowName,
   programVerdicts,
   type Report,
@@ -272,9 +274,36 @@ ${table(
   ]),
 )}</section>`
     : '';
-  const skipped = report.skipped.map(
-    (skip) => `<p class="note">${escapeHtml(skip.scenario)}: skipped, ${escapeHtml(skip.reason)}</p>`,
-  );
+  const goals = report.goals ?? goalVerdicts(report);
+  const goalSection = goals.length
+    ? `<section id="goals" class="verdicts"><h2>Goals</h2>
+<p>A row's time ÷ the row it is held to, per process (geometric mean over rounds, 95% interval), against the scenario's goal.</p>
+${table(
+  ['runtime', 'scenario', 'row', 'held to', 'ratio [95% CI]', 'goal', 'verdict'],
+  goals.map((item) => [
+    `${item.runtime} ${escapeHtml(env.runtimes[item.runtime] ?? '')}`,
+    escapeHtml(item.scenario),
+    escapeHtml(`${item.strategy}: ${item.label}`),
+    escapeHtml(item.against),
+    escapeHtml(item.ratio ? formatInterval(item.ratio).replace(' no difference', '') : '–'),
+    `≤ ${item.atMost}×`,
+    escapeHtml(item.verdict),
+  ]),
+)}</section>`
+    : '';
+  const skipped = [
+    ...report.skipped.map(
+      (skip) => `<p class="note">${escapeHtml(skip.scenario)}: skipped, ${escapeHtml(skip.reason)}</p>`,
+    ),
+    ...report.options.runtimes.flatMap((runtime) =>
+      report.scenarios.flatMap((scenario) =>
+        notApplicable(report.jobs, runtime, scenario.name).map(
+          (reason) =>
+            `<p class="note">${escapeHtml(scenario.name)} on ${escapeHtml(runtime)}: not applicable, not measured (${escapeHtml(reason)})</p>`,
+        ),
+      ),
+    ),
+  ];
   const failed = report.failures.length
     ? `<h2 class="fail">Failures</h2><ul>${report.failures.map((line) => `<li class="fail">${escapeHtml(line)}</li>`).join('')}</ul>`
     : '';
@@ -285,6 +314,7 @@ ${table(
 <h1>cwdkit benchmark report</h1>
 ${summary}
 ${programSection}
+${goalSection}
 <p>Each bar is a row's speed-up: the baseline's time per operation divided by the row's, both measured in the same
 process (right of the line: faster), the geometric mean over rounds; whiskers are its 95% confidence interval. Grey:
 the interval holds 1, "no difference". The A/A control is the baseline measured again: its interval should hold 1.

@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import type { ScenarioGoal } from '@cwdkit/benchmarks';
 import type { BenchOptions } from './args.js';
 import type { JobRecord, Skip } from './run.js';
-import { holdsOne, type Interval } from './stats.js';
+import { holdsOne, type Interval, ratioInterval } from './stats.js';
 import type { StrategyInfo } from './strategies.js';
 import { type RowSummary, rowName } from './summary.js';
 
@@ -34,6 +35,8 @@ export interface Report {
   readonly summary: readonly RowSummary[];
   /** The whole-program rows (startup, real-*) against their baselines and targets: what the READMEs' tables show. */
   readonly programs?: readonly ProgramVerdict[];
+  /** The scenarios' ratio goals (thread-cwd-worker, thread-cwd-fs), met or not. */
+  readonly goals?: readonly GoalVerdict[];
   /** Jobs that failed and checks that did not hold: any makes the exit code 1. */
   readonly failures: readonly string[];
 }
@@ -44,6 +47,7 @@ export interface ScenarioMeta {
   readonly description: string;
   readonly claim: string;
   readonly target?: { readonly extraMs: number; readonly extraMiB: number };
+  readonly goal?: ScenarioGoal;
 }
 
 const require = createRequire(import.meta.url);
@@ -288,6 +292,86 @@ export function renderProgramVerdicts(
   return `${lines.join('\n')}\n${pad(cells, 3)}\n`;
 }
 
+/** A row held to its scenario's goal: its time ÷ the `against` row's, per process, over rounds. */
+export interface GoalVerdict {
+  readonly runtime: string;
+  readonly scenario: string;
+  readonly strategy: string;
+  readonly key: string;
+  readonly label: string;
+  readonly against: string;
+  readonly atMost: number;
+  /** The geometric mean of the per-process ratios (row p50 ÷ against p50) and its 95% interval. */
+  readonly ratio?: Interval;
+  /** "met" when the estimate is within the goal, else "not met"; "not measured" without a ratio. */
+  readonly verdict: 'met' | 'not met' | 'not measured';
+}
+
+/** Every row a scenario's goal names, per runtime and strategy, from the processes themselves. */
+export function goalVerdicts(report: Pick<Report, 'jobs' | 'options' | 'scenarios'>): GoalVerdict[] {
+  const found: GoalVerdict[] = [];
+  for (const runtime of report.options.runtimes) {
+    for (const scenario of report.scenarios) {
+      const { goal } = scenario;
+      if (!goal) continue;
+      const jobs = report.jobs.filter((job) => job.runtime === runtime && job.scenario === scenario.name);
+      for (const strategy of [...new Set(jobs.map((job) => job.strategy))]) {
+        const results = jobs.filter((job) => job.strategy === strategy && job.result?.rows.length);
+        if (results.length === 0) continue; // not applicable there, or failed: said elsewhere
+        for (const key of goal.rows) {
+          const ratios: number[] = [];
+          let label = key;
+          for (const job of results) {
+            const rows = job.result?.rows ?? [];
+            const row = rows.find((candidate) => candidate.key === key);
+            const against = rows.find((candidate) => candidate.key === goal.against);
+            if (row) label = row.label;
+            if (row && against) ratios.push(row.stats.p50 / against.stats.p50);
+          }
+          const ratio = ratioInterval(ratios);
+          found.push({
+            runtime,
+            scenario: scenario.name,
+            strategy,
+            key,
+            label,
+            against: goal.against,
+            atMost: goal.atMost,
+            ...(ratio ? { ratio } : {}),
+            verdict: !ratio ? 'not measured' : ratio.estimate <= goal.atMost ? 'met' : 'not met',
+          });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** The goals in words: each row's time ÷ what it is held to, the goal, met or not. */
+export function renderGoals(report: Pick<Report, 'jobs' | 'options' | 'scenarios' | 'environment'>): string {
+  const found = goalVerdicts(report);
+  if (found.length === 0) return '';
+  const cells = found.map((item) => [
+    `  ${item.runtime} ${report.environment.runtimes[item.runtime] ?? ''}`,
+    item.scenario,
+    `${item.strategy}: ${item.label}`,
+    `÷ ${item.against}`,
+    // The interval as it is: "no difference" (from 1) says nothing about a goal.
+    item.ratio ? formatInterval(item.ratio).replace(' no difference', '') : '–',
+    `goal ≤ ${item.atMost}×`,
+    item.verdict,
+  ]);
+  return `Goals: a row's time ÷ the row it is held to, per process (geometric mean over rounds, 95% CI)\n${pad(cells, 4)}\n`;
+}
+
+/** The processes that measured nothing on their runtime, and why (thread-cwd in a Bun or Deno worker). */
+export function notApplicable(jobs: readonly JobRecord[], runtime: string, scenario: string): string[] {
+  const reasons = jobs
+    .filter((job) => job.runtime === runtime && job.scenario === scenario && job.result?.notApplicable)
+    .map((job) => `${job.strategy}: ${job.result?.notApplicable}`);
+  return [...new Set(reasons)];
+}
+
 /** The verdicts in words, one line per runtime. */
 export function renderVerdicts(report: Pick<Report, 'summary' | 'jobs' | 'options' | 'environment'>): string {
   const lines = [
@@ -326,12 +410,16 @@ function pad(cells: string[][], left = 1): string {
 
 /** One scenario's table on one runtime, as printed when the scenario finishes. */
 export function renderScenario(
-  report: Pick<Report, 'summary' | 'environment'>,
+  report: Pick<Report, 'summary' | 'environment'> & { readonly jobs?: readonly JobRecord[] },
   runtime: string,
   scenario: ScenarioMeta,
 ): string | undefined {
   const rows = scenarioRows(report.summary, runtime, scenario.name);
-  if (rows.length === 0) return undefined;
+  if (rows.length === 0) {
+    const reasons = notApplicable(report.jobs ?? [], runtime, scenario.name);
+    if (reasons.length === 0) return undefined;
+    return `${scenario.name} on ${runtime} ${report.environment.runtimes[runtime] ?? ''}: not applicable, not measured (${reasons.join('; ')})`;
+  }
   const title = `${scenario.name} on ${runtime} ${report.environment.runtimes[runtime] ?? ''} — ${scenario.description}`;
   if (rows.some((row) => row.processes)) {
     // Whole processes: milliseconds, the time ratio the way a flag's cost reads, and what the row adds.
@@ -391,6 +479,15 @@ export function renderTable(report: Report, withTables = true): string {
   const blocks: string[] = [renderVerdicts(report).trimEnd()];
   const programs = renderProgramVerdicts(report).trimEnd();
   if (programs) blocks.push(programs);
+  const goals = renderGoals(report).trimEnd();
+  if (goals) blocks.push(goals);
+  for (const runtime of withTables ? [] : report.options.runtimes) {
+    for (const scenario of report.scenarios) {
+      for (const reason of notApplicable(report.jobs, runtime, scenario.name)) {
+        blocks.push(`${scenario.name} on ${runtime}: not applicable, not measured (${reason})`);
+      }
+    }
+  }
   for (const runtime of withTables ? report.options.runtimes : []) {
     for (const scenario of report.scenarios) {
       const block = renderScenario(report, runtime, scenario);

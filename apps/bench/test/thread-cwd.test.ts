@@ -1,0 +1,115 @@
+// The thread-cwd scenarios: their rows are measured in real workers (one without thread-cwd, one installed that never
+// chdir'd, one chdir'd), their goals are judged from each process's own ratio, and a relative path that is slower on
+// purpose is reported over thread-cwd-fs's 5% goal. On Bun, where thread-cwd's install() refuses in a worker, the bench
+// says the scenarios are not applicable instead of passing with nothing measured. No timed assertion but the fixture's:
+// 600 `./` components for the kernel to walk cost microseconds over a stat of ~1.5 µs, not percents.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { type LoadedStrategy, type Scenario, threadCwdFsScenario } from '@cwdkit/benchmarks';
+import type { StrategyDefinition } from '@cwdkit/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { goalVerdicts, type Report, renderTable } from '../src/report.js';
+import type { JobRecord } from '../src/run.js';
+import { strategyModule } from '../src/strategies.js';
+
+async function loaded(name: string): Promise<LoadedStrategy> {
+  const url = strategyModule(name) as string;
+  const module = (await import(url)) as Record<string, unknown>;
+  return { name, url, definition: module.default as StrategyDefinition<unknown>, module };
+}
+
+/** Two rounds of `scenario` in this process, the second in the opposite order, as the bench's children would run them. */
+async function twoRounds(scenario: Scenario): Promise<JobRecord[]> {
+  const strategy = await loaded('thread-cwd');
+  const records: JobRecord[] = [];
+  for (const round of [0, 1]) {
+    const result = await scenario.run({ strategy, reverse: round === 1, minCpuTimeMs: 5, workers: 1 });
+    const capabilities = { workerCoherent: true, chdirFromWorker: true, externalChange: 'never' as const };
+    const child = {
+      ...result,
+      runtime: { name: 'node', version: process.versions.node },
+      timerResolutionNs: 40,
+      capabilities,
+    };
+    records.push({
+      runtime: 'node',
+      scenario: scenario.name,
+      strategy: 'thread-cwd',
+      round,
+      reverse: round === 1,
+      ms: 1,
+      result: child,
+    });
+  }
+  return records;
+}
+
+const meta = (scenario: Scenario) => ({
+  name: scenario.name,
+  description: scenario.description,
+  claim: scenario.claim,
+  ...(scenario.goal ? { goal: scenario.goal } : {}),
+});
+
+describe('thread-cwd-fs with a relative path 600 components long', async () => {
+  const slow = `${'./'.repeat(600)}slow-file`;
+  const scenario = threadCwdFsScenario(slow);
+  const records = await twoRounds(scenario);
+  const report = {
+    jobs: records,
+    options: { runtimes: ['node'] },
+    scenarios: [meta(scenario)],
+  } as unknown as Report;
+
+  it('measures every row in its own worker, with its checks holding, in alternating order', () => {
+    const [forward, backward] = records.map((record) => record.result?.rows.map((row) => row.key));
+    expect(forward).toEqual(['noop', 'baseline', 'installed', 'absolute', 'relative', 'control']);
+    expect(backward).toEqual(['noop', 'control', 'relative', 'absolute', 'installed', 'baseline']);
+    for (const record of records) {
+      const checks = record.result?.checks ?? [];
+      expect(checks.filter((check) => !check.ok)).toEqual([]);
+      expect(checks.map((check) => check.name)).toContain(`stat('${slow}') there is the file stat(absolute) names`);
+    }
+  });
+
+  it('reports the relative statSync over the 5% goal', () => {
+    const [verdict, ...others] = goalVerdicts(report);
+    expect(others).toEqual([]);
+    expect(verdict).toMatchObject({ scenario: 'thread-cwd-fs', key: 'relative', against: 'absolute', atMost: 1.05 });
+    expect(verdict?.verdict).toBe('not met');
+    expect(verdict?.ratio?.estimate).toBeGreaterThan(1.05);
+  });
+});
+
+describe('on Bun', () => {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'cwdkit-bench-thread-cwd-'));
+  afterAll(() => fs.rmSync(directory, { recursive: true, force: true }));
+  const cli = fileURLToPath(new URL('../bin/cwdkit-bench.js', import.meta.url));
+
+  it('says both scenarios are not applicable, measures nothing and fails nothing', () => {
+    const json = path.join(directory, 'bench.json');
+    const args = ['--quick', '--rounds', '1', '--strategy', 'thread-cwd', '--runtime', 'bun', '--json', json];
+    const stdout = execFileSync(process.execPath, [cli, ...args, '--scenario', 'thread-cwd-worker,thread-cwd-fs'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const written = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
+    for (const name of ['thread-cwd-worker', 'thread-cwd-fs']) {
+      // Printed as the scenario finishes, with thread-cwd's own refusal as the reason.
+      const line = stdout.split('\n').find((candidate) => candidate.startsWith(`${name} on bun `));
+      expect(line).toContain('not applicable, not measured (thread-cwd: install(): thread-cwd cannot give this worker');
+    }
+    expect(written.failures).toEqual([]);
+    expect(
+      written.jobs.map((job) => [job.scenario, job.result?.rows.length, Boolean(job.result?.notApplicable)]),
+    ).toEqual([
+      ['thread-cwd-worker', 0, true],
+      ['thread-cwd-fs', 0, true],
+    ]);
+    expect(renderTable(written, false)).toContain('thread-cwd-fs on bun: not applicable');
+  });
+});
