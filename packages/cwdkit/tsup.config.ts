@@ -26,8 +26,8 @@ export default defineConfig([
     dts: true,
     sourcemap: true,
     clean: ['!cli.js', '!register.*'], // the other builds write cli.js and register.cjs at the same time
-    // import.meta.url in the CommonJS build: bare names are resolved from where cwdkit is installed.
-    shims: true,
+    // No shims: the CommonJS build finds itself through `module.filename` (src/strategies.ts ownFile), and a shim's
+    // `__filename` at load would crash a copy bundled into an ES module.
     target: 'node20',
     plugins: [processGlobal],
   },
@@ -36,7 +36,6 @@ export default defineConfig([
     entry: ['src/register.ts'],
     format: ['cjs'],
     dts: true,
-    shims: true,
     target: 'node20',
     plugins: [processGlobal],
   },

@@ -7,5 +7,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
-  shims: true, // import.meta.url in the CJS build, to find the addon
+  // No shims: the CJS build finds itself through `module.filename` (src/binding.ts), and a shim's `__filename` at
+  // load would crash a CJS copy bundled into an ES module.
 });

@@ -59,10 +59,18 @@ export function declaredStrategies(folders: readonly string[]): Map<string, Decl
   return found;
 }
 
-/** This file, or undefined when the import.meta of a bundle does not say. */
+declare const module: { filename?: unknown } | undefined;
+
+/**
+ * This file, or undefined when a bundle does not say: import.meta.url in the ESM build, the CommonJS module's filename
+ * in the CJS build (no tsup shim: its `__filename` at load crashes a CJS copy bundled into an ES module; esbuild's
+ * wrapper `module` of such a copy has no filename).
+ */
 function ownFile(): string | undefined {
   try {
-    return fileURLToPath(import.meta.url);
+    const url = (import.meta as { url?: string }).url;
+    if (url !== undefined) return fileURLToPath(url);
+    return typeof module === 'object' && typeof module?.filename === 'string' ? module.filename : undefined;
   } catch {
     return undefined;
   }

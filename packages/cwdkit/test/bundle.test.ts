@@ -52,13 +52,31 @@ createCwdProvider({ strategy: 'sab-atomics' }).then(
 );
 `,
   );
+  // A CommonJS entry (or a CommonJS library of the app) that require()s cwdkit: the bundler takes cwdkit's .cjs build.
+  writeFile(
+    path.join(project, 'required.cjs'),
+    `const { createCwdProviderSync, installed } = require('cwdkit');
+const sabAtomics = require('@cwdkit/sab-atomics');
+let named;
+try {
+  createCwdProviderSync({ strategy: 'sab-atomics' });
+} catch (error) {
+  named = error.code;
+}
+console.log(JSON.stringify({ installed: installed() ?? null, object: createCwdProviderSync({ strategy: sabAtomics }).strategy, named }));
+`,
+  );
 });
 afterAll(() => {
   fs.rmSync(project, { recursive: true, force: true });
 });
 
+// What esbuild's users add so that CommonJS code in an ES module bundle can require() builtins (it has no require).
+const requireBanner = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
 async function bundle(entry: string, format: 'esm' | 'cjs'): Promise<{ file: string; text: string }> {
-  const file = path.join(project, 'out', `${path.basename(entry, '.mjs')}.${format === 'esm' ? 'mjs' : 'cjs'}`);
+  const name = path.basename(entry).replace(/\.[cm]js$/, '');
+  const file = path.join(project, 'out', `${name}.${format === 'esm' ? 'mjs' : 'cjs'}`);
   await build({
     entryPoints: [path.join(project, entry)],
     absWorkingDir: project,
@@ -68,6 +86,7 @@ async function bundle(entry: string, format: 'esm' | 'cjs'): Promise<{ file: str
     format,
     outfile: file,
     logLevel: 'silent',
+    ...(format === 'esm' && entry.endsWith('.cjs') ? { banner: { js: requireBanner } } : {}),
   });
   return { file, text: fs.readFileSync(file, 'utf8') };
 }
@@ -107,5 +126,11 @@ describe.each(['esm', 'cjs'] as const)('esbuild, %s output', (format) => {
     expect(output.code).toBe('ERR_CWDKIT_BUNDLED');
     expect(output.message).toContain('pass the object');
     expect(output.message).not.toContain('npm install');
+  });
+
+  it('a CommonJS entry that require()s cwdkit (its .cjs build) loads, and a name is the bundled error', async () => {
+    const { file } = await bundle('required.cjs', format);
+    const { output } = await runBundle(file);
+    expect(output).toEqual({ installed: null, object: 'sab-atomics', named: 'ERR_CWDKIT_BUNDLED' });
   });
 });

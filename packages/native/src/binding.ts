@@ -24,7 +24,8 @@ declare const module: { filename?: string } | undefined;
 
 /**
  * The file this code runs from: dist/index.js, or a bundle that holds it. A CommonJS bundle (esbuild --format=cjs)
- * has no import.meta.url, but its `module` has the filename (`module`, not `__filename`, which tsup would shim).
+ * has no import.meta.url, but its `module` has the filename (`module`, not `__filename`: that is not defined where
+ * a CJS copy was bundled into an ES module).
  */
 const here: string =
   (import.meta as { url?: string }).url ?? pathToFileURL((typeof module === 'object' && module?.filename) || '.').href;
