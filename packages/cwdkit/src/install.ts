@@ -68,6 +68,14 @@ function isOsError(error: unknown): boolean {
   return typeof (error as { syscall?: unknown } | null)?.syscall === 'string';
 }
 
+/**
+ * A failure the runtime's own chdir words itself, with no side effect: the OS's, or an argument that is not a string
+ * (refused before anything moves). Not a NUL byte: Node's own chdir cuts the path there and moves.
+ */
+function runtimeWords(error: unknown): boolean {
+  return isOsError(error) || (error as { code?: unknown } | null)?.code === 'ERR_INVALID_ARG_TYPE';
+}
+
 /** The name of the strategy install() put in place on this thread, or undefined. */
 export function installed(): string | undefined {
   return state.installed;
@@ -153,7 +161,7 @@ export function install(provider: CwdProvider): () => void {
           owner !== process && directory instanceof URL ? fileURLToPath(directory) : (directory as string),
         );
       } catch (error) {
-        if (ownErrors || !isOsError(error)) throw error;
+        if (ownErrors || !runtimeWords(error)) throw error;
         original.call(this, directory); // throws the runtime's own error class and wording
         provider.invalidate(); // it worked this time (a race): the provider must not keep the old answer
       }

@@ -70,11 +70,20 @@ describe('install()', () => {
       expect(() => process.chdir(missing)).toThrow(
         expect.objectContaining({ code: 'ENOENT', syscall: 'chdir', path: scratch, dest: missing }),
       );
-      for (const wrong of [42, new URL(`file://${scratch}`)]) {
-        expect(() => process.chdir(wrong as unknown as string)).toThrow(
-          expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }),
+      // Not a string: the runtime's own error, worded as the runtime words it (class, code, message, stack tag).
+      const wordings = (chdir: (directory: string) => void) =>
+        [42, undefined, 1n, -0, () => {}, class Named {}, Object.create(null), new URL(`file://${scratch}`)].map(
+          (wrong) => {
+            try {
+              chdir.call(process, wrong as unknown as string);
+              return 'no error';
+            } catch (error) {
+              return `${(error as Error).constructor.name} ${(error as { code?: string }).code} ${String(error)}`;
+            }
+          },
         );
-      }
+      expect(wordings(process.chdir)).toEqual(wordings(pristine.chdir));
+      expect(wordings(process.chdir).every((line) => line.includes('ERR_INVALID_ARG_TYPE'))).toBe(true);
       expect(readOsCwd()).toBe(scratch);
       expect(process.cwd()).toBe(scratch);
     } finally {
