@@ -93,6 +93,15 @@ function enter(target: string | Buffer, asked: string): void {
   setEnvironmentData(HANDOFF, entered.bytes);
 }
 
+/** Back to following the process cwd: the thread's own cwd, its handle and its handoff to new workers dropped. */
+function forget(): void {
+  const own = state.own;
+  if (own === undefined) return;
+  state.own = undefined;
+  closeSync(own.fd);
+  setEnvironmentData(HANDOFF, undefined); // undefined deletes it
+}
+
 function threadChdir(directory: string): void {
   // The kernel's answers to what cannot be opened at all, worded as chdir's.
   if (directory === '') throw chdirError('ENOENT', cwdForMessage(), directory);
@@ -149,7 +158,19 @@ export const strategy = defineStrategy({
       },
       // At install, not at the first chdir: a library that takes `const { readFileSync } = require('fs')` between
       // the two must get the covered function (trap 15). Until this thread chdirs, a covered call costs one check.
-      install: cover,
+      install() {
+        const undo = cover();
+        state.installed = true;
+        return () => {
+          undo();
+          state.installed = false;
+          forget(); // a provider installed later starts in the process cwd, not in this one's
+        };
+      },
+      // A provider that was created (and perhaps took its parent's cwd) but is not the installed one.
+      close() {
+        if (!state.installed) forget();
+      },
     });
   },
 });

@@ -27,6 +27,8 @@ export interface Own {
 interface ThreadState {
   /** This thread's own cwd; undefined while the thread follows the process cwd (it never chdir'd). */
   own: Own | undefined;
+  /** Whether a thread-cwd provider is installed on this thread (close() of another leaves its cwd alone). */
+  installed?: boolean;
 }
 
 /** One per thread, shared by every provider and by the ESM and CJS copies of this package. */

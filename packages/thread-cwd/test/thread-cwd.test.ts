@@ -141,7 +141,7 @@ describe.skipIf(!node || process.platform !== 'linux')('thread-cwd in a Node 24 
     });
     expect(report).toEqual({
       after: { cwd: scratch, handles: 1 }, // the O_PATH handle on sub is closed
-      worker: { cwd: scratch, read: 'ENOENT', installed: null, preloads: 0 },
+      worker: { cwd: scratch, read: 'ENOENT', installed: 'thread-cwd', preloads: 0 }, // it installs thread-cwd itself
       reinstalled: scratch,
     });
   });
