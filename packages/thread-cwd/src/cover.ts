@@ -494,13 +494,15 @@ export function cover(): () => void {
           return original.apply(this, args);
         }
         const copy = args.slice();
-        const given = toOs(own, filename) as string;
+        // dlopen(3) takes a C string: a real chdir's dlopen stops at a NUL byte, which toOs() would leave unjoined.
+        const name = filename.split('\0', 1)[0] as string;
+        const given = toOs(own, name) as string;
         copy[1] = given;
         try {
           return original.apply(this, copy);
         } catch (error) {
           // dlopen(3)'s message starts with the name it was given.
-          if (error instanceof Error) error.message = error.message.replaceAll(given, filename);
+          if (error instanceof Error) error.message = error.message.replaceAll(given, name);
           throw error;
         }
       },

@@ -60,15 +60,16 @@ export function makeOwn(bytes: Buffer, dev: number, ino: number, fd: number): Ow
 /**
  * The path the OS must be given for `value` in a thread whose cwd is `own`: a relative string or Buffer joined as
  * given (never normalised: `link/../x` is the kernel's to walk); anything else (absolute, URL, fd, '') unchanged.
- * A string 'file:x' is a relative path, as it is to fs.
+ * A string 'file:x' is a relative path, as it is to fs. One with a NUL byte is left as given too: the runtime refuses
+ * it before it reaches the OS, and its error then names the argument as the user wrote it.
  */
 export function toOs(own: Own, value: unknown): unknown {
   if (typeof value === 'string') {
-    if (value.length === 0 || value.charCodeAt(0) === SLASH) return value;
+    if (value.length === 0 || value.charCodeAt(0) === SLASH || value.includes('\0')) return value;
     return own.utf8 ? own.prefix + value : Buffer.concat([own.prefixBytes, Buffer.from(value)]);
   }
   if (value instanceof Uint8Array) {
-    if (value.length === 0 || value[0] === SLASH) return value;
+    if (value.length === 0 || value[0] === SLASH || value.includes(0)) return value;
     return Buffer.concat([own.prefixBytes, value]);
   }
   return value;
