@@ -7,6 +7,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import workerThreads from 'node:worker_threads';
+import { codedError } from '@cwdkit/core';
 import { handlePath, type Own, state, toOs, verify } from './state.js';
 
 /** What a covered function returns that names a path, and how a real chdir would have spelled it. */
@@ -163,9 +164,15 @@ export function uncovered(
 
 /** A real chdir's spelling of `value`, which the OS got joined to `own` (stripped back only where it was joined). */
 function strip(own: Own, value: unknown): unknown {
-  if (typeof value === 'string') return value.startsWith(own.prefix) ? value.slice(own.prefix.length) : value;
-  if (Buffer.isBuffer(value) && value.subarray(0, own.prefixBytes.length).equals(own.prefixBytes)) {
-    return value.subarray(own.prefixBytes.length);
+  if (typeof value === 'string') {
+    if (value.startsWith(own.prefix)) return value.slice(own.prefix.length);
+    const handle = `${handlePath(own.fd)}/`; // a join past PATH_MAX (viaHandle)
+    return value.startsWith(handle) ? value.slice(handle.length) : value;
+  }
+  if (Buffer.isBuffer(value)) {
+    for (const prefix of [own.prefixBytes, Buffer.from(`${handlePath(own.fd)}/`)]) {
+      if (value.subarray(0, prefix.length).equals(prefix)) return value.subarray(prefix.length);
+    }
   }
   return value;
 }
@@ -375,7 +382,7 @@ function withChildCwd(args: unknown[], at: number): unknown[] {
   if (own === undefined) return args;
   const copy = args.slice();
   const options = copy[at];
-  if (options === undefined || options === null) copy[at] = { cwd: own.path };
+  if (options === undefined || options === null) copy[at] = { cwd: childCwd(own, undefined) };
   else if (typeof options === 'object')
     copy[at] = { ...options, cwd: childCwd(own, (options as { cwd?: unknown }).cwd) };
   return copy;
@@ -513,8 +520,17 @@ export function cover(): () => void {
     'Worker',
     (original) =>
       new Proxy(original, {
-        construct: (target, args, newTarget) =>
-          Reflect.construct(target, [args[0], withSetup(args[1]), ...args.slice(2)], newTarget),
+        construct(target, args, newTarget) {
+          const filename = args[0];
+          // A cwd past PATH_MAX has no path to hand over (a relative filename gets path.resolve's own ERANGE).
+          if (state.own?.nameless && !(typeof filename === 'string' && /^\.\.?\//.test(filename))) {
+            throw codedError(
+              new Error("new Worker(): this thread's cwd is longer than PATH_MAX, so a new worker cannot start in it"),
+              'ERR_CWDKIT_CWD_TOO_LONG',
+            );
+          }
+          return Reflect.construct(target, [filename, withSetup(args[1]), ...args.slice(2)], newTarget);
+        },
       }),
   );
   syncBuiltinESMExports(); // named imports of node:fs and friends follow (trap 15)

@@ -22,6 +22,8 @@ export interface Own {
   readonly fd: number;
   /** Set once the directory is found gone: cwd() throws ENOENT as uv_cwd does. */
   dead: boolean;
+  /** Its path is longer than PATH_MAX: cwd() throws ERANGE as uv_cwd does, and `path` and `bytes` are empty. */
+  readonly nameless: boolean;
 }
 
 interface ThreadState {
@@ -40,8 +42,29 @@ export const state = threadState<ThreadState>('thread-cwd.v1', () => ({
 const { fstatSync, readlinkSync, statSync } = fs;
 
 const SLASH = 47;
+/** Linux's PATH_MAX: the longest path (with its NUL) a system call takes. */
+export const PATH_MAX = 4096;
 
-export function makeOwn(bytes: Buffer, dev: number, ino: number, fd: number): Own {
+/**
+ * `bytes` undefined: a directory whose path is longer than PATH_MAX (reached by relative chdirs), which getcwd cannot
+ * name either: process.cwd() throws ERANGE, and relative paths go through the handle from the start.
+ */
+export function makeOwn(bytes: Buffer | undefined, dev: number, ino: number, fd: number): Own {
+  if (bytes === undefined) {
+    const prefix = `${handlePath(fd)}/`;
+    return {
+      path: '',
+      bytes: Buffer.alloc(0),
+      prefix,
+      prefixBytes: Buffer.from(prefix),
+      utf8: true,
+      dev,
+      ino,
+      fd,
+      dead: false,
+      nameless: true,
+    };
+  }
   const path = bytes.toString();
   const prefix = path === '/' ? '/' : `${path}/`;
   return {
@@ -54,6 +77,7 @@ export function makeOwn(bytes: Buffer, dev: number, ino: number, fd: number): Ow
     ino,
     fd,
     dead: false,
+    nameless: false,
   };
 }
 
@@ -66,13 +90,28 @@ export function makeOwn(bytes: Buffer, dev: number, ino: number, fd: number): Ow
 export function toOs(own: Own, value: unknown): unknown {
   if (typeof value === 'string') {
     if (value.length === 0 || value.charCodeAt(0) === SLASH || value.includes('\0')) return value;
-    return own.utf8 ? own.prefix + value : Buffer.concat([own.prefixBytes, Buffer.from(value)]);
+    if (own.utf8) {
+      const joined = own.prefix + value;
+      return joined.length * 3 < PATH_MAX || Buffer.byteLength(joined) < PATH_MAX ? joined : viaHandle(own, value);
+    }
+    const joined = Buffer.concat([own.prefixBytes, Buffer.from(value)]);
+    return joined.length < PATH_MAX ? joined : viaHandle(own, value);
   }
   if (value instanceof Uint8Array) {
     if (value.length === 0 || value[0] === SLASH || value.includes(0)) return value;
-    return Buffer.concat([own.prefixBytes, value]);
+    const joined = Buffer.concat([own.prefixBytes, value]);
+    return joined.length < PATH_MAX ? joined : viaHandle(own, value);
   }
   return value;
+}
+
+/**
+ * A relative path whose join would pass PATH_MAX (the kernel walks a relative one from the cwd, with no such limit):
+ * joined to the directory's handle instead, as `string | Buffer` like the join it replaces.
+ */
+export function viaHandle(own: Own, value: string | Uint8Array): string | Buffer {
+  const prefix = `${handlePath(own.fd)}/`;
+  return typeof value === 'string' ? prefix + value : Buffer.concat([Buffer.from(prefix), value]);
 }
 
 /** The directory's handle, as a path the kernel walks from the directory itself, wherever it now is. */

@@ -132,6 +132,28 @@ describe.skipIf(!node || process.platform !== 'linux')('thread-cwd in a Node 24 
     });
   });
 
+  it('a deep relative chdir past PATH_MAX works as a real one: cwd() throws ERANGE, relative paths and children work', () => {
+    const prepare = (at: string) => ['real', 'work'].map((name) => fs.mkdirSync(path.join(at, name)));
+    let dir = '';
+    let report: unknown;
+    let real: { seen: object[]; worker: { code: string } };
+    try {
+      ({ dir, report } = scenario('deep', { prepare })); // in dir/work: as long as dir/real
+      real = JSON.parse(
+        execFileSync(node as string, [script, 'deepReal', path.join(dir, 'real')], { cwd: scratch, encoding: 'utf8' }),
+      );
+    } finally {
+      // fs.rmSync cannot remove a tree deeper than PATH_MAX; rm(1) walks it relative to each directory.
+      execFileSync('rm', ['-rf', ...fs.readdirSync(scratch).filter((name) => name.startsWith('deep-'))], {
+        cwd: scratch,
+      });
+    }
+    // The real side: past 4,096 bytes getcwd(3) gives up, the kernel does not.
+    expect(real.seen[19]).toMatchObject({ depth: 20, cwd: { code: 'ERANGE' }, read: '20', child: { ok: '20' } });
+    expect(real.worker.code).toBe('ERANGE'); // new Worker('./f') resolves with process.cwd()
+    expect(report).toEqual(real);
+  });
+
   it("uninstall() and close() drop the thread's cwd and its handle: a new provider, and a worker started then, follow the process cwd", () => {
     const { report } = scenario('uninstalled', {
       prepare: (dir) => {
