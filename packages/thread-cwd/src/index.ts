@@ -131,11 +131,15 @@ function threadChdir(directory: string): void {
   enter(long ? viaHandle(own, directory) : joined, directory);
 }
 
+/** uv_cwd's ERANGE as this Node words it (23+ put their own words first; 20 and 22 say libuv's alone). */
+const tooLarge =
+  Number(process.versions.node.split('.')[0]) >= 23 ? 'process.cwd failed with error result too large' : undefined;
+
 function threadCwd(): string {
   const own = state.own;
   if (own === undefined) return processCwd.cwd();
   if (own.dead) throw cwdError('ENOENT');
-  if (own.nameless) throw cwdError('ERANGE', 'process.cwd failed with error result too large');
+  if (own.nameless) throw cwdError('ERANGE', tooLarge);
   return own.path;
 }
 
