@@ -132,6 +132,11 @@ describe.skipIf(!node || process.platform !== 'linux')('thread-cwd in a Node 24 
     });
   });
 
+  it("close() of a provider that took its parent worker's cwd but was never installed closes that handle", () => {
+    const { dir, report } = scenario('closedUnused');
+    expect(report).toEqual({ taken: 1, cwd: dir, kept: 0 });
+  });
+
   it('a deep relative chdir past PATH_MAX works as a real one: cwd() throws ERANGE, relative paths and children work', () => {
     const prepare = (at: string) => ['real', 'work'].map((name) => fs.mkdirSync(path.join(at, name)));
     let dir = '';
