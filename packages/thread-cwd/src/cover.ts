@@ -5,6 +5,9 @@ import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import workerThreads from 'node:worker_threads';
+import { codedError } from '@cwdkit/core';
 import { handlePath, type Own, state, toOs, verify } from './state.js';
 
 /** What a covered function returns that names a path, and how a real chdir would have spelled it. */
@@ -161,9 +164,15 @@ export function uncovered(
 
 /** A real chdir's spelling of `value`, which the OS got joined to `own` (stripped back only where it was joined). */
 function strip(own: Own, value: unknown): unknown {
-  if (typeof value === 'string') return value.startsWith(own.prefix) ? value.slice(own.prefix.length) : value;
-  if (Buffer.isBuffer(value) && value.subarray(0, own.prefixBytes.length).equals(own.prefixBytes)) {
-    return value.subarray(own.prefixBytes.length);
+  if (typeof value === 'string') {
+    if (value.startsWith(own.prefix)) return value.slice(own.prefix.length);
+    const handle = `${handlePath(own.fd)}/`; // a join past PATH_MAX (viaHandle)
+    return value.startsWith(handle) ? value.slice(handle.length) : value;
+  }
+  if (Buffer.isBuffer(value)) {
+    for (const prefix of [own.prefixBytes, Buffer.from(`${handlePath(own.fd)}/`)]) {
+      if (value.subarray(0, prefix.length).equals(prefix)) return value.subarray(prefix.length);
+    }
   }
   return value;
 }
@@ -373,7 +382,7 @@ function withChildCwd(args: unknown[], at: number): unknown[] {
   if (own === undefined) return args;
   const copy = args.slice();
   const options = copy[at];
-  if (options === undefined || options === null) copy[at] = { cwd: own.path };
+  if (options === undefined || options === null) copy[at] = { cwd: childCwd(own, undefined) };
   else if (typeof options === 'object')
     copy[at] = { ...options, cwd: childCwd(own, (options as { cwd?: unknown }).cwd) };
   return copy;
@@ -397,6 +406,23 @@ function ownerOf(entry: Covered): [object, string] | undefined {
   if (typeof host !== 'function' && (typeof host !== 'object' || host === null)) return undefined;
   if (typeof (host as Record<string, unknown>)[key] !== 'function') return undefined;
   return [host as object, key];
+}
+
+/**
+ * The setup entry, which a worker started by an installed worker preloads (trap 3: a new thread starts bare). The
+ * CommonJS one, by `--require`: Node runs `--import` preloads for a worker from a file but not for an `eval` one.
+ */
+const setupFile = fileURLToPath(new URL('./setup.cjs', import.meta.url)); // tsup's shims: the CommonJS build too
+/** An execArgv entry that already installs thread-cwd in the worker (this setup entry, or cwdkit's register). */
+const installs = /thread-cwd[\\/](dist[\\/])?setup|cwdkit[\\/](dist[\\/])?register/;
+
+/** A Worker's options with the setup entry preloaded: its own execArgv, or this thread's, which it would inherit. */
+function withSetup(options: unknown): unknown {
+  const given = options !== null && typeof options === 'object' ? (options as { execArgv?: unknown }) : undefined;
+  const execArgv = given?.execArgv ?? process.execArgv;
+  // Not an array: the Worker constructor's own ERR_INVALID_ARG_TYPE, from the options as they were given.
+  if (!Array.isArray(execArgv) || execArgv.some((arg) => typeof arg === 'string' && installs.test(arg))) return options;
+  return { ...given, execArgv: [...execArgv, `--require=${setupFile}`] };
 }
 
 let warned = false;
@@ -475,16 +501,37 @@ export function cover(): () => void {
           return original.apply(this, args);
         }
         const copy = args.slice();
-        const given = toOs(own, filename) as string;
+        // dlopen(3) takes a C string: a real chdir's dlopen stops at a NUL byte, which toOs() would leave unjoined.
+        const name = filename.split('\0', 1)[0] as string;
+        const given = toOs(own, name) as string;
         copy[1] = given;
         try {
           return original.apply(this, copy);
         } catch (error) {
           // dlopen(3)'s message starts with the name it was given.
-          if (error instanceof Error) error.message = error.message.replaceAll(given, filename);
+          if (error instanceof Error) error.message = error.message.replaceAll(given, name);
           throw error;
         }
       },
+  );
+  // A Proxy, not a subclass: `instanceof` holds both ways, and the statics and prototype stay the original's.
+  replace(
+    workerThreads,
+    'Worker',
+    (original) =>
+      new Proxy(original, {
+        construct(target, args, newTarget) {
+          const filename = args[0];
+          // A cwd past PATH_MAX has no path to hand over (a relative filename gets path.resolve's own ERANGE).
+          if (state.own?.nameless && !(typeof filename === 'string' && /^\.\.?\//.test(filename))) {
+            throw codedError(
+              new Error("new Worker(): this thread's cwd is longer than PATH_MAX, so a new worker cannot start in it"),
+              'ERR_CWDKIT_CWD_TOO_LONG',
+            );
+          }
+          return Reflect.construct(target, [filename, withSetup(args[1]), ...args.slice(2)], newTarget);
+        },
+      }),
   );
   syncBuiltinESMExports(); // named imports of node:fs and friends follow (trap 15)
   const missed = uncovered();

@@ -15,7 +15,7 @@ import {
 } from '@cwdkit/core';
 import { createProvider as createProcessCwd } from '@cwdkit/sab-atomics';
 import { cover } from './cover.js';
-import { handlePath, makeOwn, type Own, state, verify } from './state.js';
+import { handlePath, makeOwn, type Own, PATH_MAX, state, verify, viaHandle } from './state.js';
 
 export { coveredFunctions, type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';
 
@@ -24,7 +24,6 @@ const { closeSync, fstatSync, openSync, readlinkSync, statSync } = fs;
 
 /** Linux open(2)'s O_PATH: a handle on the directory itself that needs no read permission, as a cwd needs none. */
 const O_PATH = 0o10000000;
-const PATH_MAX = 4096;
 /** Where a worker hands its cwd to the workers it starts (environment data is copied into each new worker). */
 const HANDOFF = 'cwdkit:thread-cwd.v1';
 
@@ -79,7 +78,7 @@ function enter(target: string | Buffer, asked: string): void {
   try {
     fd = openSync(target, O_PATH | fs.constants.O_DIRECTORY); // ENOENT, ENOTDIR, ELOOP, EACCES on the way
     statSync(`${handlePath(fd)}/.`); // EACCES without search permission on the directory itself, as chdir(2)
-    const bytes = readlinkSync(handlePath(fd), { encoding: 'buffer' }); // the physical path, as getcwd gives it
+    const bytes = nameOf(fd); // the physical path, as getcwd gives it
     const { dev, ino } = fstatSync(fd);
     entered = makeOwn(bytes, dev, ino, fd);
   } catch (error) {
@@ -90,7 +89,27 @@ function enter(target: string | Buffer, asked: string): void {
   const previous = state.own;
   state.own = entered;
   if (previous) closeSync(previous.fd);
-  setEnvironmentData(HANDOFF, entered.bytes);
+  // A nameless cwd cannot be handed over by its path: new Worker refuses instead (see cover.ts).
+  setEnvironmentData(HANDOFF, entered.nameless ? undefined : entered.bytes);
+}
+
+/** The directory's physical path; undefined past PATH_MAX, where the kernel cannot spell it either (getcwd: ERANGE). */
+function nameOf(fd: number): Buffer | undefined {
+  try {
+    return readlinkSync(handlePath(fd), { encoding: 'buffer' });
+  } catch (error) {
+    if (hasCode(error) && error.code === 'ENAMETOOLONG') return undefined;
+    throw error;
+  }
+}
+
+/** Back to following the process cwd: the thread's own cwd, its handle and its handoff to new workers dropped. */
+function forget(): void {
+  const own = state.own;
+  if (own === undefined) return;
+  state.own = undefined;
+  closeSync(own.fd);
+  setEnvironmentData(HANDOFF, undefined); // undefined deletes it
 }
 
 function threadChdir(directory: string): void {
@@ -102,13 +121,25 @@ function threadChdir(directory: string): void {
   const own = state.own;
   // Relative to this thread's cwd, joined as given (`..` is the kernel's to walk: trap 11); a thread that never
   // chdir'd is in the process cwd, where the OS resolves a relative path itself.
-  enter(own && directory.charCodeAt(0) !== 47 ? `${own.prefix}${directory}` : directory, directory);
+  // Past PATH_MAX joined (a deep tree entered step by step, as a real chdir allows), through the directory's handle.
+  if (own === undefined || directory.charCodeAt(0) === 47) {
+    enter(directory, directory);
+    return;
+  }
+  const joined = `${own.prefix}${directory}`;
+  const long = joined.length * 3 >= PATH_MAX && Buffer.byteLength(joined) >= PATH_MAX;
+  enter(long ? viaHandle(own, directory) : joined, directory);
 }
+
+/** uv_cwd's ERANGE as this Node words it (23+ put their own words first; 20 and 22 say libuv's alone). */
+const tooLarge =
+  Number(process.versions.node.split('.')[0]) >= 23 ? 'process.cwd failed with error result too large' : undefined;
 
 function threadCwd(): string {
   const own = state.own;
   if (own === undefined) return processCwd.cwd();
   if (own.dead) throw cwdError('ENOENT');
+  if (own.nameless) throw cwdError('ERANGE', tooLarge);
   return own.path;
 }
 
@@ -149,7 +180,19 @@ export const strategy = defineStrategy({
       },
       // At install, not at the first chdir: a library that takes `const { readFileSync } = require('fs')` between
       // the two must get the covered function (trap 15). Until this thread chdirs, a covered call costs one check.
-      install: cover,
+      install() {
+        const undo = cover();
+        state.installed = true;
+        return () => {
+          undo();
+          state.installed = false;
+          forget(); // a provider installed later starts in the process cwd, not in this one's
+        };
+      },
+      // A provider that was created (and perhaps took its parent's cwd) but is not the installed one.
+      close() {
+        if (!state.installed) forget();
+      },
     });
   },
 });

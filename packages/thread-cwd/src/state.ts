@@ -22,11 +22,15 @@ export interface Own {
   readonly fd: number;
   /** Set once the directory is found gone: cwd() throws ENOENT as uv_cwd does. */
   dead: boolean;
+  /** Its path is longer than PATH_MAX: cwd() throws ERANGE as uv_cwd does, and `path` and `bytes` are empty. */
+  readonly nameless: boolean;
 }
 
 interface ThreadState {
   /** This thread's own cwd; undefined while the thread follows the process cwd (it never chdir'd). */
   own: Own | undefined;
+  /** Whether a thread-cwd provider is installed on this thread (close() of another leaves its cwd alone). */
+  installed?: boolean;
 }
 
 /** One per thread, shared by every provider and by the ESM and CJS copies of this package. */
@@ -38,8 +42,29 @@ export const state = threadState<ThreadState>('thread-cwd.v1', () => ({
 const { fstatSync, readlinkSync, statSync } = fs;
 
 const SLASH = 47;
+/** Linux's PATH_MAX: the longest path (with its NUL) a system call takes. */
+export const PATH_MAX = 4096;
 
-export function makeOwn(bytes: Buffer, dev: number, ino: number, fd: number): Own {
+/**
+ * `bytes` undefined: a directory whose path is longer than PATH_MAX (reached by relative chdirs), which getcwd cannot
+ * name either: process.cwd() throws ERANGE, and relative paths go through the handle from the start.
+ */
+export function makeOwn(bytes: Buffer | undefined, dev: number, ino: number, fd: number): Own {
+  if (bytes === undefined) {
+    const prefix = `${handlePath(fd)}/`;
+    return {
+      path: '',
+      bytes: Buffer.alloc(0),
+      prefix,
+      prefixBytes: Buffer.from(prefix),
+      utf8: true,
+      dev,
+      ino,
+      fd,
+      dead: false,
+      nameless: true,
+    };
+  }
   const path = bytes.toString();
   const prefix = path === '/' ? '/' : `${path}/`;
   return {
@@ -52,24 +77,41 @@ export function makeOwn(bytes: Buffer, dev: number, ino: number, fd: number): Ow
     ino,
     fd,
     dead: false,
+    nameless: false,
   };
 }
 
 /**
  * The path the OS must be given for `value` in a thread whose cwd is `own`: a relative string or Buffer joined as
  * given (never normalised: `link/../x` is the kernel's to walk); anything else (absolute, URL, fd, '') unchanged.
- * A string 'file:x' is a relative path, as it is to fs.
+ * A string 'file:x' is a relative path, as it is to fs. One with a NUL byte is left as given too: the runtime refuses
+ * it before it reaches the OS, and its error then names the argument as the user wrote it.
  */
 export function toOs(own: Own, value: unknown): unknown {
   if (typeof value === 'string') {
-    if (value.length === 0 || value.charCodeAt(0) === SLASH) return value;
-    return own.utf8 ? own.prefix + value : Buffer.concat([own.prefixBytes, Buffer.from(value)]);
+    if (value.length === 0 || value.charCodeAt(0) === SLASH || value.includes('\0')) return value;
+    if (own.utf8) {
+      const joined = own.prefix + value;
+      return joined.length * 3 < PATH_MAX || Buffer.byteLength(joined) < PATH_MAX ? joined : viaHandle(own, value);
+    }
+    const joined = Buffer.concat([own.prefixBytes, Buffer.from(value)]);
+    return joined.length < PATH_MAX ? joined : viaHandle(own, value);
   }
   if (value instanceof Uint8Array) {
-    if (value.length === 0 || value[0] === SLASH) return value;
-    return Buffer.concat([own.prefixBytes, value]);
+    if (value.length === 0 || value[0] === SLASH || value.includes(0)) return value;
+    const joined = Buffer.concat([own.prefixBytes, value]);
+    return joined.length < PATH_MAX ? joined : viaHandle(own, value);
   }
   return value;
+}
+
+/**
+ * A relative path whose join would pass PATH_MAX (the kernel walks a relative one from the cwd, with no such limit):
+ * joined to the directory's handle instead, as `string | Buffer` like the join it replaces.
+ */
+export function viaHandle(own: Own, value: string | Uint8Array): string | Buffer {
+  const prefix = `${handlePath(own.fd)}/`;
+  return typeof value === 'string' ? prefix + value : Buffer.concat([Buffer.from(prefix), value]);
 }
 
 /** The directory's handle, as a path the kernel walks from the directory itself, wherever it now is. */

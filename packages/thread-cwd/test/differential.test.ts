@@ -19,7 +19,7 @@ const addon = [path.join(import.meta.dirname, '..', '..', 'native', 'build', 'Re
 const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'thread-cwd-diff-')));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-type Answers = Record<'operations' | 'chdir' | 'deleted', [string, unknown][]> & { main?: unknown };
+type Answers = Record<'operations' | 'invalid' | 'chdir' | 'deleted', [string, unknown][]> & { main?: unknown };
 
 async function sides(node: string, tag: string, env: Record<string, string> = {}) {
   const [real, thread] = ['real', 'thread'].map((name) => path.join(scratch, `${tag}-${name}`)) as [string, string];
@@ -33,7 +33,7 @@ async function sides(node: string, tag: string, env: Record<string, string> = {}
 /** Every operation whose answers differ, by name. */
 function differences(real: Answers, thread: Answers): string[] {
   const names: string[] = [];
-  for (const group of ['operations', 'chdir', 'deleted'] as const) {
+  for (const group of ['operations', 'invalid', 'chdir', 'deleted'] as const) {
     real[group].forEach(([name, answer], index) => {
       const [otherName, other] = thread[group][index] as [string, unknown];
       if (otherName !== name || JSON.stringify(other) !== JSON.stringify(answer)) names.push(`${group}: ${name}`);
@@ -49,13 +49,15 @@ describe('thread-cwd against a real chdir', () => {
     it.skipIf(!node)(`${name}: every answer and error is the real chdir's`, async () => {
       const { real, thread } = await sides(node as string, name);
       expect(real.operations.length).toBeGreaterThan(60);
+      expect(real.invalid.length).toBeGreaterThan(100);
       // The fixture is hostile enough to tell lexical from physical: the real side shows it.
       const answer = (group: keyof Answers, label: string) =>
         (real[group] as [string, unknown][]).find(([n]) => n.startsWith(label))?.[1];
       expect(answer('operations', "readFileSync('link/../x')")).toEqual({ ok: 'other/x\n' });
       expect(answer('deleted', "readdirSync('.')")).toEqual({ ok: [] });
       expect(answer('chdir', "chdir('link')")).toEqual({ ok: '<root>/other/inner' });
-      for (const group of ['operations', 'chdir', 'deleted'] as const) expect(thread[group]).toEqual(real[group]);
+      for (const group of ['operations', 'invalid', 'chdir', 'deleted'] as const)
+        expect(thread[group]).toEqual(real[group]);
       expect(thread.main, "the main thread's cwd never moved").toEqual({ cwd: '<root>', os: '<root>' });
     });
   }

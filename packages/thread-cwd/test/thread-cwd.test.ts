@@ -15,6 +15,18 @@ fs.chmodSync(scratch, 0o755); // nobody must be able to enter it (the EACCES tes
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 const node = findRuntime('node24');
 let dirs = 0;
+/** A worker with no code of its own: where it is, what its relative x.txt holds; with a grandchild if asked. */
+const reportWorker = `const fs = require('node:fs');
+const { parentPort, Worker, workerData } = require('node:worker_threads');
+const { installed } = require(${JSON.stringify(fs.realpathSync(path.join(import.meta.dirname, '..', '..', 'cwdkit', 'dist', 'index.cjs')))});
+let read;
+try { read = fs.readFileSync('x.txt', 'utf8'); } catch (error) { read = error.code; }
+const report = { cwd: process.cwd(), read, installed: installed() ?? null, preloads: process.execArgv.filter((arg) => arg.includes('thread-cwd')).length };
+if (workerData?.grandchild) {
+  const grandchild = new Worker('./' + require('node:path').basename(__filename));
+  grandchild.on('message', (inner) => parentPort.postMessage({ ...report, grandchild: inner }));
+} else parentPort.postMessage(report);
+`;
 
 interface ScenarioOptions {
   binary?: string[];
@@ -88,6 +100,79 @@ describe.skipIf(!node || process.platform !== 'linux')('thread-cwd in a Node 24 
     expect(report).toEqual({ cwd: dir, installed: 'thread-cwd', read: 'the parent worker cwd' });
   });
 
+  it("installed by the setup entry alone, a chdir'd worker's workers (a file, eval, execArgv: []; a grandchild) start in its cwd, installed, as a real chdir'd process's", () => {
+    const prepare = (dir: string) => {
+      fs.mkdirSync(path.join(dir, 'sub'));
+      fs.writeFileSync(path.join(dir, 'x.txt'), 'the process cwd');
+      fs.writeFileSync(path.join(dir, 'sub', 'x.txt'), 'sub');
+      fs.writeFileSync(path.join(dir, 'sub', 'report.cjs'), reportWorker);
+    };
+    const { dir, report } = scenario('startedThread', { prepare });
+    // The control: the same workers, started by a process that really is in sub (its main thread; no thread-cwd).
+    const real = JSON.parse(
+      execFileSync(node as string, [script, 'startedReal'], { cwd: path.join(dir, 'sub'), encoding: 'utf8' }),
+    );
+    const installed = (value: { installed: unknown; preloads: unknown; grandchild?: object }): object => ({
+      ...value,
+      installed: 'thread-cwd',
+      preloads: 1, // the setup entry once, not once per generation
+      ...(value.grandchild ? { grandchild: installed(value.grandchild as never) } : {}),
+    });
+    expect(real.file).toEqual({
+      cwd: path.join(dir, 'sub'),
+      read: 'sub',
+      installed: null,
+      preloads: 0,
+      grandchild: { cwd: path.join(dir, 'sub'), read: 'sub', installed: null, preloads: 0 },
+    });
+    expect(report).toEqual({
+      file: installed(real.file),
+      bare: installed(real.bare),
+      evaluated: installed(real.evaluated),
+    });
+  });
+
+  it("close() of a provider that took its parent worker's cwd but was never installed closes that handle", () => {
+    const { dir, report } = scenario('closedUnused');
+    expect(report).toEqual({ taken: 1, cwd: dir, kept: 0 });
+  });
+
+  it('a deep relative chdir past PATH_MAX works as a real one: cwd() throws ERANGE, relative paths and children work', () => {
+    const prepare = (at: string) => ['real', 'work'].map((name) => fs.mkdirSync(path.join(at, name)));
+    let dir = '';
+    let report: unknown;
+    let real: { seen: object[]; worker: { code: string } };
+    try {
+      ({ dir, report } = scenario('deep', { prepare })); // in dir/work: as long as dir/real
+      real = JSON.parse(
+        execFileSync(node as string, [script, 'deepReal', path.join(dir, 'real')], { cwd: scratch, encoding: 'utf8' }),
+      );
+    } finally {
+      // fs.rmSync cannot remove a tree deeper than PATH_MAX; rm(1) walks it relative to each directory.
+      execFileSync('rm', ['-rf', ...fs.readdirSync(scratch).filter((name) => name.startsWith('deep-'))], {
+        cwd: scratch,
+      });
+    }
+    // The real side: past 4,096 bytes getcwd(3) gives up, the kernel does not.
+    expect(real.seen[19]).toMatchObject({ depth: 20, cwd: { code: 'ERANGE' }, read: '20', child: { ok: '20' } });
+    expect(real.worker.code).toBe('ERANGE'); // new Worker('./f') resolves with process.cwd()
+    expect(report).toEqual(real);
+  });
+
+  it("uninstall() and close() drop the thread's cwd and its handle: a new provider, and a worker started then, follow the process cwd", () => {
+    const { report } = scenario('uninstalled', {
+      prepare: (dir) => {
+        fs.mkdirSync(path.join(dir, 'sub'));
+        fs.writeFileSync(path.join(dir, 'sub', 'report.cjs'), reportWorker);
+      },
+    });
+    expect(report).toEqual({
+      after: { cwd: scratch, handles: 1 }, // the O_PATH handle on sub is closed
+      worker: { cwd: scratch, read: 'ENOENT', installed: 'thread-cwd', preloads: 0 }, // it installs thread-cwd itself
+      reinstalled: scratch,
+    });
+  });
+
   it.skipIf(process.getuid?.() !== 0)(
     'EACCES worded as the real chdir words it (as nobody, no search permission)',
     () => {
@@ -152,17 +237,17 @@ describe.skipIf(!node || process.platform !== 'linux')('@cwdkit/thread-cwd/setup
 
   it('node --import @cwdkit/thread-cwd/setup (or NODE_OPTIONS): every worker and the workers they start, installed', () => {
     const flag = ['--import', path.join(import.meta.dirname, '..', 'dist', 'setup.js')];
-    const expected = (bare: object) => ({
+    const expected = () => ({
       installed: 'thread-cwd',
       cwd: dir,
       nested: { installed: 'thread-cwd', cwd: dir, read: 'the parent worker cwd' }, // started in its parent's cwd
-      bare, // a worker started with execArgv: []
+      bare: { installed: 'thread-cwd', cwd: dir, read: 'the parent worker cwd' }, // execArgv: [] (given the setup)
       main: { installed: 'thread-cwd', cwd: scratch },
     });
     let { dir, report } = scenario('setupImported', { binary: [node as string, ...flag] });
-    expect(report).toEqual(expected({ installed: null, cwd: scratch, read: 'ENOENT' }));
+    expect(report).toEqual(expected());
     ({ dir, report } = scenario('setupImported', { env: { NODE_OPTIONS: flag.join(' ') } }));
-    expect(report).toEqual(expected({ installed: 'thread-cwd', cwd: dir, read: 'the parent worker cwd' }));
+    expect(report).toEqual(expected());
     // The control: without the flag the same worker cannot chdir.
     expect(scenario('setupImported').report).toEqual({
       installed: null,
