@@ -31,6 +31,12 @@ interface RuntimeOriginals {
 }
 
 /**
+ * fs.realpathSync.native as it was when core first loaded on this thread: the OS read. A strategy that patches fs in
+ * its thread (thread-cwd joins relative paths to the thread's cwd) must not change what "ask the OS" answers.
+ */
+const osRealpath: typeof realpathSync.native = threadState('realpath-native', () => realpathSync.native);
+
+/**
  * The runtime's own cwd/chdir functions, captured once per thread before install() can swap them (trap 7).
  * Kept on globalThis so that an ESM and a CJS copy of this package share one capture.
  */
@@ -60,7 +66,7 @@ export function checkCwdName(path: string): string {
 
 function namesCwd(path: string): boolean {
   try {
-    return Buffer.from(path).equals(realpathSync.native('.', { encoding: 'buffer' }));
+    return Buffer.from(path).equals(osRealpath('.', { encoding: 'buffer' }));
   } catch {
     return false; // Deno cannot read a name that is not UTF-8 either
   }
@@ -180,7 +186,7 @@ function denoReadCwd(): string {
 function realpathCwd(): string {
   let path: string;
   try {
-    path = realpathSync.native('.');
+    path = osRealpath('.');
   } catch (error) {
     if (hasCode(error)) throw cwdError(error.code);
     throw error;

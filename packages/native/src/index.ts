@@ -155,6 +155,9 @@ function cachedCwd(): string {
 // Drops the registration of a watch provider that was garbage-collected without close().
 const watchers = new FinalizationRegistry<number>((id) => binding.unwatch(id));
 
+/** One per thread, as the cache is: invalidate() on one cold provider is seen by every other of this thread. */
+let coldCwd: ReturnType<typeof coldWorkerCwd> | undefined;
+
 function create(options?: NativeOptions): CwdProvider {
   const { mode, intervalMs } = parseOptions(options);
   const capabilities = capabilitiesOf(mode, intervalMs);
@@ -165,9 +168,10 @@ function create(options?: NativeOptions): CwdProvider {
     // A cold worker in mode 'cached': the runtime's own worker cwd where it is coherent (Node 24.15+), which, like
     // the cache, sees a chdir(2) behind its back only after invalidate(); elsewhere getcwd on every call.
     const trustRuntime = !mainThread && mode === 'cached' && runtime === 'node' && runtimeWorkerCwdCoherent;
+    if (trustRuntime) coldCwd ??= coldWorkerCwd();
     return buildProvider({
       ...parts,
-      ...(trustRuntime ? coldWorkerCwd() : { cwd: osCwd, invalidate() {} }),
+      ...(trustRuntime && coldCwd ? coldCwd : { cwd: osCwd, invalidate() {} }),
       capabilities: { ...capabilities, ...(trustRuntime ? { externalChange: 'never' } : {}), cold: !mainThread },
     });
   }

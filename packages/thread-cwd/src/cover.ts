@@ -8,7 +8,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import workerThreads from 'node:worker_threads';
 import { codedError } from '@cwdkit/core';
-import { handlePath, type Own, state, toOs, verify } from './state.js';
+import { handlePath, type Own, state, toOs, verify, viaHandle } from './state.js';
 
 /** What a covered function returns that names a path, and how a real chdir would have spelled it. */
 type Returns = 'path' | 'dirents' | 'dir' | 'disposable';
@@ -370,10 +370,13 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
  */
 function childCwd(own: Own, cwd: unknown): unknown {
   verify(own);
+  // A child's cwd is a string: a directory whose name is not UTF-8 is reached through the handle.
   if (cwd === undefined || cwd === null || cwd === '') {
-    return own.prefix.startsWith('/proc/') ? handlePath(own.fd) : own.path;
+    return own.prefix.startsWith('/proc/') || !own.utf8 ? handlePath(own.fd) : own.path;
   }
-  return typeof cwd === 'string' ? toOs(own, cwd) : cwd;
+  if (typeof cwd !== 'string') return cwd;
+  const joined = toOs(own, cwd);
+  return typeof joined === 'string' ? joined : viaHandle(own, cwd);
 }
 
 /** child_process's sync forms take (file, args?, options?); execSync (command, options?). */

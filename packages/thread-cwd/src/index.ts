@@ -140,6 +140,8 @@ function threadCwd(): string {
   if (own === undefined) return processCwd.cwd();
   if (own.dead) throw cwdError('ENOENT');
   if (own.nameless) throw cwdError('ERANGE', tooLarge);
+  // A name that is not UTF-8 has no string (the decoded one, with U+FFFD, names another directory): as every strategy.
+  if (!own.utf8) throw cwdError('EILSEQ');
   return own.path;
 }
 
@@ -169,6 +171,7 @@ export const strategy = defineStrategy({
       });
     }
     inherited();
+    state.open = (state.open ?? 0) + 1;
     return buildProvider({
       strategy: 'thread-cwd',
       capabilities,
@@ -189,9 +192,11 @@ export const strategy = defineStrategy({
           forget(); // a provider installed later starts in the process cwd, not in this one's
         };
       },
-      // A provider that was created (and perhaps took its parent's cwd) but is not the installed one.
+      // The last open provider of a thread where none is installed (one may have taken its parent's cwd): the cwd
+      // goes with it; while another is open, that one keeps the thread's cwd.
       close() {
-        if (!state.installed) forget();
+        state.open = (state.open ?? 1) - 1;
+        if (!state.installed && state.open === 0) forget();
       },
     });
   },

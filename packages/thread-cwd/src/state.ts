@@ -31,6 +31,8 @@ interface ThreadState {
   own: Own | undefined;
   /** Whether a thread-cwd provider is installed on this thread (close() of another leaves its cwd alone). */
   installed?: boolean;
+  /** How many of this thread's providers are open: the last one closed (none installed) drops the thread's cwd. */
+  open?: number;
 }
 
 /** One per thread, shared by every provider and by the ESM and CJS copies of this package. */

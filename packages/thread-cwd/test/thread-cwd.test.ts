@@ -75,6 +75,26 @@ describe.skipIf(!node || process.platform !== 'linux')('thread-cwd in a Node 24 
     });
   });
 
+  it('a directory whose name is not UTF-8: cwd() throws EILSEQ (never a U+FFFD path), relative fs and children work', () => {
+    const { report } = scenario('notUtf8');
+    expect(report).toEqual({
+      cwd: { code: 'EILSEQ', message: expect.any(String) },
+      read: 'in bad',
+      child: true,
+      childRelative: true,
+    });
+  });
+
+  it("core's OS read and a strategy's miss answer the process cwd in a chdir'd thread, not the thread's", () => {
+    const { dir, report } = scenario('osRead');
+    expect(report).toEqual({ thread: dir, os: scratch, sab: scratch });
+  });
+
+  it('close() of one provider that is not installed leaves the cwd of another open one', () => {
+    const { dir, report } = scenario('closeOther');
+    expect(report).toEqual({ kept: dir });
+  });
+
   it('a deleted directory: process.cwd() throws uv_cwd ENOENT once noticed, mkdir fails ENOENT, a new one there is not it', () => {
     const { dir, report } = scenario('deleted');
     expect(report).toEqual({
