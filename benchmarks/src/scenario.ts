@@ -3,9 +3,11 @@ import type { CwdCapabilities, StrategyDefinition } from '@cwdkit/core';
 /**
  * What each row of a scenario is for. Every process measures a no-op (the harness floor), the baseline (what a program
  * calls today), the strategy's own rows, and an A/A control (the baseline measured again under another name: its ratio
- * to the baseline should be 1, and its confidence interval shows how much noise the method lets through).
+ * to the baseline should be 1, and its confidence interval shows how much noise the method lets through). A
+ * comparison is another measurement of the same process that is no strategy's own (thread-cwd-worker: process.cwd() in
+ * a worker with another strategy installed, or none), for the ratios a scenario names in `compare`.
  */
-export type RowRole = 'noop' | 'baseline' | 'reference' | 'subject' | 'control';
+export type RowRole = 'noop' | 'baseline' | 'reference' | 'subject' | 'control' | 'comparison';
 
 /** mitata's statistics for one row, in nanoseconds per operation. */
 export interface Measurement {
@@ -83,6 +85,9 @@ export interface ScenarioGoal {
   readonly atMost: number;
 }
 
+/** Ratios the report shows beside the goal, with no goal of their own: these rows' time ÷ the `against` row's. */
+export type ScenarioComparison = Omit<ScenarioGoal, 'atMost'>;
+
 export interface Scenario {
   readonly name: string;
   readonly description: string;
@@ -105,6 +110,13 @@ export interface Scenario {
    * over rounds: the report says met or not (thread-cwd-fs: a relative statSync ≤ 1.05× the absolute one).
    */
   readonly goal?: ScenarioGoal;
+  /** More ratios of the same kind, reported without a goal (thread-cwd-worker: the fair baselines of process.cwd()). */
+  readonly compare?: readonly ScenarioComparison[];
+  /**
+   * Measure a process again when its A/A control is more than 10% off, at most this many times (default 2). Whole
+   * processes (startup, real-*) take 0: a retry costs seconds, and their interval over rounds already shows the noise.
+   */
+  readonly aaRetries?: number;
   /** Only these strategies apply (napi-call needs the addon); every installed one when absent. */
   readonly strategies?: readonly string[];
   run(context: ScenarioContext): Promise<ScenarioResult>;

@@ -1,5 +1,5 @@
 // A worker thread of the thread-cwd scenarios: it sets itself up as asked (no thread-cwd, installed, installed and
-// chdir'd), then measures the rows the main thread names, one message each, so that rows owned by different workers
+// chdir'd, or another strategy installed: the fair baselines of the installed process.cwd()), then measures the rows the main thread names, one message each, so that rows owned by different workers
 // of one process can alternate (scenarios/thread-cwd.ts).
 import fs from 'node:fs';
 import process from 'node:process';
@@ -8,12 +8,15 @@ import type { StrategyDefinition } from '@cwdkit/core';
 import { install } from 'cwdkit';
 import { assertReturnsResult, controlOf, measureFn, mutableCacheRow, noopRow, type RowSpec } from './measure.js';
 
-export type Setup = 'plain' | 'installed' | 'chdir';
+/** `other`: another strategy installed (ThreadCwdRowsData.strategy names it), never chdir'd. */
+export type Setup = 'plain' | 'installed' | 'chdir' | 'other';
 
 export interface ThreadCwdRowsData {
-  /** The strategy module's URL (LoadedStrategy.url). */
+  /** The strategy module's URL (LoadedStrategy.url; for `other`, the other strategy's). */
   readonly strategy: string;
   readonly setup: Setup;
+  /** The key prefix of an `other` worker's rows (e.g. 'sab-atomics'): keys stay unique across the workers. */
+  readonly name?: string;
   /** The directory a 'chdir' worker changes to; `relative` names a file from there, `absolute` the same file. */
   readonly dir: string;
   readonly relative: string;
@@ -31,7 +34,7 @@ export interface ThreadCwdReady {
 const data = workerData as ThreadCwdRowsData;
 const port = parentPort as NonNullable<typeof parentPort>;
 
-function rowsOf(cwd: () => string): RowSpec[] {
+function rowsOf(cwd: () => string, taken: () => string): RowSpec[] {
   // The runtime's own, taken before install(): in a chdir'd worker it answers the process cwd, as a worker does today.
   const own = process.cwd.bind(process);
   const { absolute, relative } = data; // locals, so that both stat rows load their path alike
@@ -46,7 +49,25 @@ function rowsOf(cwd: () => string): RowSpec[] {
     role: data.setup === 'plain' ? 'baseline' : 'subject',
     fn: () => fs.statSync(absolute),
   };
-  if (data.setup === 'plain') return [noopRow, statAbsolute, controlOf(statAbsolute)];
+  // process.cwd() as code calls it: a property load from `process` (a dictionary-mode object, ~8-11 ns on V8) and the
+  // call. The chdir'd worker's installed row pays that load too, so these are its fair baselines.
+  const processCwd = (label: string, key = 'process-cwd'): RowSpec => ({
+    key,
+    label,
+    role: 'comparison',
+    fn: () => process.cwd(),
+  });
+  if (data.setup === 'plain') {
+    return [
+      noopRow,
+      statAbsolute,
+      controlOf(statAbsolute),
+      processCwd("process.cwd(), a worker without cwdkit (the runtime's own)", 'bare-process-cwd'),
+    ];
+  }
+  if (data.setup === 'other') {
+    return [processCwd(`process.cwd() installed (${data.name}), never chdir’d`, `${data.name}-process-cwd`)];
+  }
   if (data.setup === 'installed') return [statAbsolute];
   const baseline: RowSpec = {
     key: 'baseline',
@@ -60,7 +81,9 @@ function rowsOf(cwd: () => string): RowSpec[] {
     controlOf(baseline),
     mutableCacheRow(cwd),
     { key: 'provider', label: 'provider.cwd(), chdir’d', role: 'subject', fn: cwd },
-    { key: 'process-cwd', label: 'process.cwd() installed, chdir’d', role: 'subject', fn: () => process.cwd() },
+    { ...processCwd('process.cwd() installed, chdir’d'), role: 'subject' },
+    // The installed function taken once and called: the wrapper and provider.cwd() without the load from `process`.
+    { key: 'process-cwd-taken', label: 'const f = process.cwd; f(), chdir’d', role: 'subject', fn: () => taken() },
     statAbsolute,
     {
       key: 'relative',
@@ -85,7 +108,11 @@ try {
   if (notApplicable !== undefined) {
     port.postMessage({ notApplicable } satisfies ThreadCwdReady);
   } else {
-    const rows = rowsOf(() => (provider as NonNullable<typeof provider>).cwd());
+    const installed = process.cwd; // after install(): the replacement
+    const rows = rowsOf(
+      () => (provider as NonNullable<typeof provider>).cwd(),
+      () => installed(),
+    );
     const own = process.cwd();
     if (data.setup === 'chdir') process.chdir(data.dir);
     const byKey = new Map(rows.map((row) => [row.key, row]));

@@ -91,12 +91,13 @@ async function bench(options: BenchOptions): Promise<number> {
   const tick = progress(jobs.length, options.rounds);
   const timeoutMs = options.quick ? 120_000 : 600_000;
   const versions = Object.fromEntries(runtimes.map((runtime) => [runtime.name, runtime.version]));
-  const meta = chosen.map(({ name, description, claim, target, goal }) => ({
+  const meta = chosen.map(({ name, description, claim, target, goal, compare }) => ({
     name,
     description,
     claim,
     ...(target ? { target } : {}),
     ...(goal ? { goal } : {}),
+    ...(compare ? { compare } : {}),
   }));
   // When and at which commit the run started: a commit made while it runs is not what it measured.
   const started = environment(versions);

@@ -277,7 +277,7 @@ ${table(
   const goals = report.goals ?? goalVerdicts(report);
   const goalSection = goals.length
     ? `<section id="goals" class="verdicts"><h2>Goals</h2>
-<p>A row's time ÷ the row it is held to, per process (geometric mean over rounds, 95% interval), against the scenario's goal.</p>
+<p>A row's time ÷ the row it is held to, per process (geometric mean over rounds, 95% interval), against the scenario's goal; the rows with no goal are the fair comparisons a scenario names beside it.</p>
 ${table(
   ['runtime', 'scenario', 'row', 'held to', 'ratio [95% CI]', 'goal', 'verdict'],
   goals.map((item) => [
@@ -286,7 +286,7 @@ ${table(
     escapeHtml(`${item.strategy}: ${item.label}`),
     escapeHtml(item.against),
     escapeHtml(item.ratio ? formatInterval(item.ratio).replace(' no difference', '') : '–'),
-    `≤ ${item.atMost}×`,
+    item.atMost === undefined ? '–' : `≤ ${item.atMost}×`,
     escapeHtml(item.verdict),
   ]),
 )}</section>`

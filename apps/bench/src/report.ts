@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import type { ScenarioGoal } from '@cwdkit/benchmarks';
+import type { ScenarioComparison, ScenarioGoal } from '@cwdkit/benchmarks';
 import type { BenchOptions } from './args.js';
 import type { JobRecord, Skip } from './run.js';
 import { holdsOne, type Interval, ratioInterval } from './stats.js';
@@ -48,6 +48,7 @@ export interface ScenarioMeta {
   readonly claim: string;
   readonly target?: { readonly extraMs: number; readonly extraMiB: number };
   readonly goal?: ScenarioGoal;
+  readonly compare?: readonly ScenarioComparison[];
 }
 
 const require = createRequire(import.meta.url);
@@ -300,25 +301,26 @@ export interface GoalVerdict {
   readonly key: string;
   readonly label: string;
   readonly against: string;
-  readonly atMost: number;
+  /** Absent for a comparison (the scenario's `compare`): a ratio shown beside the goal, with no goal of its own. */
+  readonly atMost?: number;
   /** The geometric mean of the per-process ratios (row p50 ÷ against p50) and its 95% interval. */
   readonly ratio?: Interval;
-  /** "met" when the estimate is within the goal, else "not met"; "not measured" without a ratio. */
-  readonly verdict: 'met' | 'not met' | 'not measured';
+  /** "met" when the estimate is within the goal, else "not met"; "not measured" without a ratio; "no goal". */
+  readonly verdict: 'met' | 'not met' | 'not measured' | 'no goal';
 }
 
-/** Every row a scenario's goal names, per runtime and strategy, from the processes themselves. */
+/** Every row a scenario's goal and comparisons name, per runtime and strategy, from the processes themselves. */
 export function goalVerdicts(report: Pick<Report, 'jobs' | 'options' | 'scenarios'>): GoalVerdict[] {
   const found: GoalVerdict[] = [];
   for (const runtime of report.options.runtimes) {
     for (const scenario of report.scenarios) {
-      const { goal } = scenario;
-      if (!goal) continue;
+      const held = [...(scenario.goal ? [scenario.goal] : []), ...(scenario.compare ?? [])];
+      if (held.length === 0) continue;
       const jobs = report.jobs.filter((job) => job.runtime === runtime && job.scenario === scenario.name);
       for (const strategy of [...new Set(jobs.map((job) => job.strategy))]) {
         const results = jobs.filter((job) => job.strategy === strategy && job.result?.rows.length);
         if (results.length === 0) continue; // not applicable there, or failed: said elsewhere
-        for (const key of goal.rows) {
+        for (const [goal, key] of held.flatMap((goal) => goal.rows.map((key) => [goal, key] as const))) {
           const ratios: number[] = [];
           let label = key;
           for (const job of results) {
@@ -336,9 +338,15 @@ export function goalVerdicts(report: Pick<Report, 'jobs' | 'options' | 'scenario
             key,
             label,
             against: goal.against,
-            atMost: goal.atMost,
+            ...('atMost' in goal ? { atMost: goal.atMost } : {}),
             ...(ratio ? { ratio } : {}),
-            verdict: !ratio ? 'not measured' : ratio.estimate <= goal.atMost ? 'met' : 'not met',
+            verdict: !ratio
+              ? 'not measured'
+              : !('atMost' in goal)
+                ? 'no goal'
+                : ratio.estimate <= goal.atMost
+                  ? 'met'
+                  : 'not met',
           });
         }
       }
@@ -358,7 +366,7 @@ export function renderGoals(report: Pick<Report, 'jobs' | 'options' | 'scenarios
     `÷ ${item.against}`,
     // The interval as it is: "no difference" (from 1) says nothing about a goal.
     item.ratio ? formatInterval(item.ratio).replace(' no difference', '') : '–',
-    `goal ≤ ${item.atMost}×`,
+    item.atMost === undefined ? '' : `goal ≤ ${item.atMost}×`,
     item.verdict,
   ]);
   return `Goals: a row's time ÷ the row it is held to, per process (geometric mean over rounds, 95% CI)\n${pad(cells, 4)}\n`;

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { readOsCwd } from '@cwdkit/core';
+import { readOsCwd, type StrategyDefinition } from '@cwdkit/core';
 import { tempDirs } from '../fixtures.js';
 import { same } from '../measure.js';
 import type { Check, Measurement, RowResult, ScenarioContext, ScenarioResult } from '../scenario.js';
@@ -13,8 +13,24 @@ import type { Setup, ThreadCwdReady, ThreadCwdRowsData } from '../thread-cwd-row
 /** The file the rows stat, in the chdir'd worker's directory: a name the process cwd is unlikely to hold. */
 export const FILE = 'thread-cwd-bench-file';
 
+/**
+ * Which worker measures a row: one set up as named, or one with another strategy installed (by package name,
+ * @cwdkit/<other>), never chdir'd.
+ */
+export type Place = Exclude<Setup, 'other'> | { readonly other: string };
+
 /** A row of the scenario: which worker measures it, by its key there. The no-op is measured by the first one listed. */
-export type RowPlace = readonly [Setup, string];
+export type RowPlace = readonly [Place, string];
+
+const placeName = (place: Place) => (typeof place === 'string' ? place : place.other);
+
+/** Loads @cwdkit/<name> on this thread and keeps a provider of it open (closed with `open`); returns its URL. */
+async function loadedHere(name: string, open: { close(): void }[]): Promise<string> {
+  const url = import.meta.resolve(`@cwdkit/${name}`);
+  const definition = ((await import(url)) as { default: StrategyDefinition<unknown> }).default;
+  open.push(definition.create());
+  return url;
+}
 
 /**
  * Starts a worker for each setup the rows name, checks what each sees, and measures the no-op and then the rows in
@@ -32,12 +48,25 @@ export async function measureInWorkers(
   fs.mkdirSync(path.dirname(absolute), { recursive: true });
   fs.writeFileSync(absolute, 'thread-cwd bench\n');
   const mainBefore = readOsCwd();
-  const setups = [...new Set(places.map(([setup]) => setup))];
-  const workers = new Map<Setup, Worker>();
+  const setups = new Map(places.map(([place]) => [placeName(place), place]));
+  const workers = new Map<string, Worker>();
+  // Each other strategy is loaded here first, as an app's main thread would: a worker of sab-atomics whose main thread
+  // never loaded it is a cold one, which answers with the runtime's own read instead of its cache.
+  const mainProviders: { close(): void }[] = [];
   try {
-    const ready = new Map<Setup, ThreadCwdReady>();
-    for (const setup of setups) {
-      const data: ThreadCwdRowsData = { strategy: context.strategy.url, setup, dir, relative, absolute };
+    const ready = new Map<string, ThreadCwdReady>();
+    for (const [setup, place] of setups) {
+      const data: ThreadCwdRowsData =
+        typeof place === 'string'
+          ? { strategy: context.strategy.url, setup: place, dir, relative, absolute }
+          : {
+              strategy: await loadedHere(place.other, mainProviders),
+              setup: 'other',
+              name: place.other,
+              dir,
+              relative,
+              absolute,
+            };
       const worker = new Worker(new URL('./thread-cwd-rows.js', import.meta.url), { workerData: data });
       workers.set(setup, worker);
       const [reply] = (await once(worker, 'message')) as [ThreadCwdReady];
@@ -66,7 +95,8 @@ export async function measureInWorkers(
     const first = places[0] as RowPlace;
     const ordered: RowPlace[] = [[first[0], 'noop'], ...(context.reverse ? [...places].reverse() : places)];
     const rows: RowResult[] = [];
-    for (const [setup, key] of ordered) {
+    for (const [place, key] of ordered) {
+      const setup = placeName(place);
       const row = labels.get(`${setup}\u0000${key}`);
       if (!row) throw new Error(`the ${setup} worker has no row ${key}`);
       const worker = workers.get(setup) as Worker;
@@ -78,6 +108,7 @@ export async function measureInWorkers(
     return { rows, checks };
   } finally {
     await Promise.all([...workers.values()].map((worker) => worker.terminate()));
+    for (const provider of mainProviders) provider.close();
     remove();
   }
 }
