@@ -10,7 +10,7 @@ import { resolve } from './scenarios/resolve.js';
 import { startup } from './scenarios/startup.js';
 import { threadCwdFs } from './scenarios/thread-cwd-fs.js';
 import { threadCwdWorker } from './scenarios/thread-cwd-worker.js';
-import { tsc } from './scenarios/tsc.js';
+import { vitestThreads } from './scenarios/vitest-threads.js';
 import { watchCpu } from './scenarios/watch-cpu.js';
 import { workerAfterChdir, workerRead } from './scenarios/worker-read.js';
 
@@ -38,7 +38,7 @@ export const scenarios: readonly Scenario[] = [
   readFilePermission,
   napiCall,
   watchCpu,
-  tsc,
   startup,
   ...realPrograms,
+  vitestThreads,
 ];

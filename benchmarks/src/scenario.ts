@@ -117,6 +117,11 @@ export interface Scenario {
    * processes (startup, real-*) take 0: a retry costs seconds, and their interval over rounds already shows the noise.
    */
   readonly aaRetries?: number;
+  /**
+   * At most this many rounds, whatever --rounds asks: for a scenario whose intervals were already tight (±3% at 10
+   * rounds in the 2026-12-01b recording) or that more rounds do not narrow, so that a recording fits its time.
+   */
+  readonly rounds?: number;
   /** Only these strategies apply (napi-call needs the addon); every installed one when absent. */
   readonly strategies?: readonly string[];
   run(context: ScenarioContext): Promise<ScenarioResult>;

@@ -88,7 +88,7 @@ async function bench(options: BenchOptions): Promise<number> {
 
   const modules = new Map(selected.map((name) => [name, strategyModule(name) as string]));
   const records: JobRecord[] = [];
-  const tick = progress(jobs.length, options.rounds);
+  const tick = progress(jobs.length);
   const timeoutMs = options.quick ? 120_000 : 600_000;
   const versions = Object.fromEntries(runtimes.map((runtime) => [runtime.name, runtime.version]));
   const meta = chosen.map(({ name, description, claim, target, goal, compare }) => ({
@@ -104,11 +104,13 @@ async function bench(options: BenchOptions): Promise<number> {
   for (const [index, job] of jobs.entries()) {
     const runtime = runtimes.find((candidate) => candidate.name === job.runtime);
     if (!runtime) throw new Error(`no command for ${job.runtime}`);
-    // The A/A gate: a full run measures an off process again, twice at most; a quick run only marks it.
+    // The A/A gate: a full run measures an off process again, twice at most (or as the scenario says); a quick run
+    // only marks it.
+    const retries = chosen.find((scenario) => scenario.name === job.scenario)?.aaRetries ?? 2;
     records.push(
       await runGatedJob(
         () => runJob(job, modules.get(job.strategy) as string, runtime, SCRIPT, options, timeoutMs),
-        options.quick ? 0 : 2,
+        options.quick ? 0 : retries,
       ),
     );
     tick(records.length, job);

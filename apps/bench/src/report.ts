@@ -100,9 +100,9 @@ export function failures(jobs: readonly JobRecord[]): string[] {
   return lines;
 }
 
-const ROLE_ORDER = { noop: 0, baseline: 1, reference: 2, subject: 3, control: 4 } as const;
+const ROLE_ORDER = { noop: 0, baseline: 1, reference: 2, subject: 3, comparison: 4, control: 5 } as const;
 
-/** The rows of one scenario on one runtime in the report's order: no-op, baseline, reference, strategies, control. */
+/** The rows of one scenario on one runtime in the report's order: no-op, baseline, reference, strategies, comparisons, control. */
 export function scenarioRows(summary: readonly RowSummary[], runtime: string, scenario: string): RowSummary[] {
   return summary
     .filter((row) => row.runtime === runtime && row.scenario === scenario)
@@ -314,7 +314,10 @@ export function goalVerdicts(report: Pick<Report, 'jobs' | 'options' | 'scenario
   const found: GoalVerdict[] = [];
   for (const runtime of report.options.runtimes) {
     for (const scenario of report.scenarios) {
-      const held = [...(scenario.goal ? [scenario.goal] : []), ...(scenario.compare ?? [])];
+      const held: (ScenarioComparison & { atMost?: number })[] = [
+        ...(scenario.goal ? [scenario.goal] : []),
+        ...(scenario.compare ?? []),
+      ];
       if (held.length === 0) continue;
       const jobs = report.jobs.filter((job) => job.runtime === runtime && job.scenario === scenario.name);
       for (const strategy of [...new Set(jobs.map((job) => job.strategy))]) {
@@ -338,11 +341,11 @@ export function goalVerdicts(report: Pick<Report, 'jobs' | 'options' | 'scenario
             key,
             label,
             against: goal.against,
-            ...('atMost' in goal ? { atMost: goal.atMost } : {}),
+            ...(goal.atMost !== undefined ? { atMost: goal.atMost } : {}),
             ...(ratio ? { ratio } : {}),
             verdict: !ratio
               ? 'not measured'
-              : !('atMost' in goal)
+              : goal.atMost === undefined
                 ? 'no goal'
                 : ratio.estimate <= goal.atMost
                   ? 'met'

@@ -11,6 +11,8 @@ export interface Job {
   readonly scenario: string;
   readonly strategy: string;
   readonly round: number;
+  /** The rounds this job's scenario runs: --rounds, or fewer when the scenario caps them (Scenario.rounds). */
+  readonly rounds: number;
   /** Odd rounds: strategies and rows in the opposite order. */
   readonly reverse: boolean;
 }
@@ -51,15 +53,19 @@ export function planJobs(
       const why = only.map((name) => `@cwdkit/${name} ${unavailable[name] ?? 'was not selected (--strategy)'}`);
       skipped.push({ scenario: scenario.name, reason: `needs ${only.join(' or ')}: ${why.join('; ')}` });
     }
-    return { scenario: scenario.name, strategies: applicable };
+    return {
+      scenario: scenario.name,
+      strategies: applicable,
+      rounds: Math.min(options.rounds, scenario.rounds ?? options.rounds),
+    };
   });
   const jobs: Job[] = [];
   for (const runtime of options.runtimes) {
-    for (const { scenario, strategies: names } of perScenario) {
-      for (let round = 0; round < options.rounds; round++) {
+    for (const { scenario, strategies: names, rounds } of perScenario) {
+      for (let round = 0; round < rounds; round++) {
         const reverse = round % 2 === 1;
         for (const strategy of reverse ? [...names].reverse() : names)
-          jobs.push({ runtime, scenario, strategy, round, reverse });
+          jobs.push({ runtime, scenario, strategy, round, rounds, reverse });
       }
     }
   }
@@ -175,7 +181,7 @@ export function formatDuration(ms: number): string {
  * A progress line on stderr with what runs now and an ETA (the mean time of a finished process × the processes left):
  * redrawn in place on a terminal, one line per finished scenario elsewhere.
  */
-export function progress(total: number, rounds: number, started = performance.now()): (done: number, job: Job) => void {
+export function progress(total: number, started = performance.now()): (done: number, job: Job) => void {
   const tty = process.stderr.isTTY === true;
   const width = 24;
   return (done, job) => {
@@ -183,7 +189,7 @@ export function progress(total: number, rounds: number, started = performance.no
     const eta = done === total ? 'done' : `ETA ${formatDuration((elapsed / done) * (total - done))}`;
     const filled = Math.round((done / total) * width);
     const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}, ${formatDuration(elapsed)}, ${eta}`;
-    const what = `${job.runtime} ${job.scenario} round ${job.round + 1}/${rounds} ${job.strategy}`;
+    const what = `${job.runtime} ${job.scenario} round ${job.round + 1}/${job.rounds} ${job.strategy}`;
     if (tty) process.stderr.write(`\r\x1b[2K${bar} ${what}${done === total ? '\n' : ''}`);
     else process.stderr.write(`${bar} ${what}\n`);
   };

@@ -68,7 +68,7 @@ function job(scenario: string, strategy: string, round: number, result: Scenario
     timerResolutionNs: 40,
     capabilities: { workerCoherent: true, chdirFromWorker: false, externalChange: 'never' },
   };
-  return { runtime: 'node', scenario, strategy, round, reverse: round % 2 === 1, ms: 1, result: child };
+  return { runtime: 'node', scenario, strategy, round, rounds: 2, reverse: round % 2 === 1, ms: 1, result: child };
 }
 
 const meta = (scenario: Scenario) => ({

@@ -69,7 +69,7 @@ function row(key: string, role: RowResult['role'], p50: number, extra: Partial<R
 function job(strategy: 'naive' | 'sab-atomics', round: number, rows: RowResult[]): JobRecord {
   const capabilities = { workerCoherent: false, chdirFromWorker: false, externalChange: 'never' } as const;
   const result = { rows, checks: [], runtime: { name: 'node', version: '20' }, timerResolutionNs: 100, capabilities };
-  return { runtime: 'node', scenario: 'cwd-hot', strategy, round, reverse: round % 2 === 1, ms: 1, result };
+  return { runtime: 'node', scenario: 'cwd-hot', strategy, round, rounds: 2, reverse: round % 2 === 1, ms: 1, result };
 }
 
 describe('summarize', () => {

@@ -40,6 +40,7 @@ async function twoRounds(scenario: Scenario): Promise<JobRecord[]> {
       scenario: scenario.name,
       strategy: 'thread-cwd',
       round,
+      rounds: 2,
       reverse: round === 1,
       ms: 1,
       result: child,

@@ -39,6 +39,8 @@ export const workerHot: Scenario = {
 
 export const workerMiss: Scenario = {
   name: 'worker-miss',
+  // Its intervals were within ±3% at 10 rounds (2026-12-01b): 6 keep them tight and the recording within its time.
+  rounds: 6,
   description: 'a cache miss in a worker (invalidate() + cwd()), against an OS read of the cwd',
   claim: "sab-atomics' worker miss on Bun: 5.3 µs (openat + readlink + close); the aim is ≤ 1 µs",
   run(context) {
@@ -48,6 +50,8 @@ export const workerMiss: Scenario = {
 
 export const coldWorker: Scenario = {
   name: 'cold-worker',
+  // Its intervals were within ±3% at 10 rounds (2026-12-01b): 6 keep them tight and the recording within its time.
+  rounds: 6,
   description: 'cwd() in a worker whose main thread never loaded the strategy (a pool whose main thread orchestrates)',
   claim: "the brief: such a worker pays an OS read on every cwd(), ~800 ns, 60× the worker's own process.cwd()",
   coldMainThread: true,

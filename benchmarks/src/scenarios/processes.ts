@@ -109,7 +109,7 @@ export interface ProcessRow {
 
 /**
  * Times every row `runs` times, alternating (one process per run, the rows' order flipped on reversed rounds), after
- * one unmeasured run of each with `warmUp` (file cache, the runtime's own compile caches); then `rssRuns` runs of each under GNU
+ * one unmeasured run of each distinct command with `warmUp` (file cache, the runtime's own compile caches); then `rssRuns` runs of each under GNU
  * time. Each row's stats are its runs' (measureEach), with the median peak RSS.
  */
 export function measureProcesses(
@@ -117,7 +117,12 @@ export function measureProcesses(
   options: { readonly runs: number; readonly rssRuns: number; readonly warmUp: boolean; readonly reverse: boolean },
 ): RowResult[] {
   const ordered = options.reverse ? [...rows].reverse() : rows;
-  if (options.warmUp) for (const row of ordered) timeRun(row.label, row.command, row.cwd);
+  // One unmeasured run of each distinct command (the A/A control shares its baseline's).
+  if (options.warmUp) {
+    for (const row of ordered.filter((row, i) => ordered.findIndex((other) => other.command === row.command) === i)) {
+      timeRun(row.label, row.command, row.cwd);
+    }
+  }
   const times = new Map<ProcessRow, number[]>(rows.map((row) => [row, []]));
   const rss = new Map<ProcessRow, number[]>(rows.map((row) => [row, []]));
   for (let run = 0; run < options.runs; run++) {

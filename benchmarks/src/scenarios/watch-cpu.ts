@@ -11,6 +11,8 @@ const onCpuNs = (tid: string) => Number(fs.readFileSync(`/proc/self/task/${tid}/
 
 export const watchCpu: Scenario = {
   name: 'watch-cpu',
+  // One process measures the three polling periods; 6 rounds of a few seconds each are enough for CPU per ms.
+  rounds: 6,
   description: "the CPU the native watch mode's polling thread uses while the process idles, per interval (Linux)",
   claim: "@cwdkit/native's README: the default 20 ms watch costs a negligible share of one core",
   strategies: ['native'],

@@ -132,6 +132,9 @@ export function combineReaders(reports: readonly ReaderReport[]): { stats: Measu
 
 export const workerRead: Scenario = {
   name: 'worker-read',
+  // Half its processes stayed off the A/A gate after two re-runs (2026-12-01b): re-runs cost a third of the
+  // recording's time there and bought no steadiness. Its point is the stale count, kept over every process.
+  aaRetries: 0,
   description: 'worker threads read cwd() while the main thread chdirs: ns per read and stale reads',
   claim:
     "Node 20's worker cwd cache is racy (nodejs/node#61664, fixed in Node 24): stale reads; Bun's workers never see a chdir",
@@ -165,6 +168,8 @@ const AFTER_CHDIR_SAMPLES_PER_MS = 200;
 
 export const workerAfterChdir: Scenario = {
   name: 'worker-after-chdir',
+  // Its intervals were within ±3% at 10 rounds (2026-12-01b): 6 keep them tight and the recording within its time.
+  rounds: 6,
   description: "a worker's first cwd() after the main thread changed directory, against an OS read",
   claim:
     "@cwdkit/mutex's README: a worker copies a main-thread chdir out of shared memory, no syscall; sab-atomics' worker miss is one OS read",
