@@ -194,7 +194,11 @@ function headline(readme) {
       "the runtime's own process.cwd() in workers while the main thread chdirs (Node 20's cache: racy; Bun's: never updated)",
       (r) => stale(shared(r, 'worker-read', 'baseline')),
     ],
-    ['a real tool: tsc --noEmit with cwdkit installed (wall time)', (r) => bestCell(r, 'tsc')],
+    // real-tsc (40 files, the flag) since the tsc scenario (300 files) went; older runs have only tsc.
+    [
+      'a real tool: tsc --noEmit with cwdkit installed (wall time)',
+      (r) => bestCell(r, best(r, 'real-tsc', false) ? 'real-tsc' : 'tsc'),
+    ],
   ];
   lines.push(
     ...table(
@@ -203,6 +207,7 @@ function headline(readme) {
     ),
     '',
     ...wholePrograms(),
+    ...threadCwd(),
     'To repeat:',
     '',
     '```sh',
@@ -246,6 +251,25 @@ function wholePrograms() {
       '',
     );
   }
+  const vitest = runtimes.flatMap((runtime) =>
+    verdicts.filter((item) => item.scenario === 'vitest-threads' && item.runtime === runtime),
+  );
+  if (vitest.length > 0) {
+    lines.push(
+      "The example project (`apps/vitest-threads`) on vitest's `pool: 'threads'` with thread-cwd's `setupFiles` entry, " +
+        "against `pool: 'forks'` (the user's other choice), one vitest process per run: time threads ÷ forks.",
+      '',
+      ...table(
+        ['runtime', 'threads + thread-cwd ÷ forks', 'time'],
+        vitest.map((item) => [
+          runtimeName(item.runtime),
+          speedup(undefined, item.ratio),
+          signed(item.extraNs, 'ms', 1e6),
+        ]),
+      ),
+      '',
+    );
+  }
   const real = verdicts.filter((item) => item.scenario.startsWith('real-'));
   if (real.length > 0) {
     const programs = [...new Set(real.map((item) => `${item.scenario}\u0000${item.strategy}`))];
@@ -274,6 +298,45 @@ function wholePrograms() {
     );
   }
   return lines;
+}
+
+/**
+ * thread-cwd's rows (#22 item 7) from the run's `goals`: each row's time ÷ the row it is held to, per process, with the
+ * goal where there is one; the comparisons (no goal) are the fair baselines of the installed process.cwd(), which
+ * loads `cwd` from `process` as the mutable-cache row does not. Nothing for a run that has none.
+ */
+function threadCwd() {
+  const found = (report.goals ?? []).filter((item) => item.scenario.startsWith('thread-cwd-'));
+  if (found.length === 0) return [];
+  const against = (key) =>
+    ({
+      'mutable-cache': 'a mutable cache (h.v ?? miss()), called directly',
+      absolute: 'the same call with the absolute path',
+      provider: 'provider.cwd()',
+      'bare-process-cwd': "process.cwd() in a worker without cwdkit (the runtime's own)",
+    })[key] ?? key.replace(/^(.*)-process-cwd$/, 'process.cwd() in a worker with $1 installed');
+  return [
+    "thread-cwd in a worker that chdir'd (Node): a row's time ÷ the row it is held to, per process (geometric mean over " +
+      'rounds, 95% interval; above 1 is slower). The installed `process.cwd()` also loads `cwd` from `process` (a ' +
+      'dictionary-mode object), which the mutable-cache row does not: the rows without a goal compare it with the same ' +
+      'call in a worker without cwdkit and with other strategies installed.',
+    '',
+    ...table(
+      ['runtime', 'row', 'held to', 'time ÷', 'goal'],
+      runtimes.flatMap((runtime) =>
+        found
+          .filter((item) => item.runtime === runtime)
+          .map((item) => [
+            runtimeName(runtime),
+            item.label,
+            against(item.against),
+            item.ratio ? speedup(undefined, item.ratio).replace(', no difference', '') : '–',
+            item.atMost === undefined ? '–' : `≤ ${item.atMost}×, ${item.verdict}`,
+          ]),
+      ),
+    ),
+    '',
+  ];
 }
 
 /** The check of this run against the simple harness (apps/bench/test/agreement.test.ts), when it was made. */

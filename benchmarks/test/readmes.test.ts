@@ -135,3 +135,67 @@ describe('readmes.mjs: whole programs (startup, real-*)', () => {
     }
   });
 });
+
+describe('readmes.mjs: thread-cwd and the vitest example (#22 item 7)', () => {
+  it('writes no thread-cwd or vitest table for a run without them', () => {
+    fs.writeFileSync(readme, '# app\n\n<!-- measured:start -->\n<!-- measured:end -->\n');
+    expect(readmes().status).toBe(0);
+    const text = fs.readFileSync(readme, 'utf8');
+    expect(text).not.toContain("thread-cwd in a worker that chdir'd");
+    expect(text).not.toContain('The example project');
+  });
+
+  it('writes the goals with their verdicts, the comparisons without one, and threads ÷ forks', () => {
+    const run = JSON.parse(fs.readFileSync(path.join(results, newest), 'utf8'));
+    const runtime = run.options.runtimes[0];
+    const interval = (estimate: number, low: number, high: number) => ({ estimate, low, high, n: 10 });
+    const goal = { runtime, scenario: 'thread-cwd-worker', strategy: 'thread-cwd' };
+    // As cwdkit-bench writes them (report.ts goalVerdicts, programVerdicts).
+    run.goals = [
+      {
+        ...goal,
+        key: 'process-cwd',
+        label: 'process.cwd() installed, chdir’d',
+        against: 'mutable-cache',
+        atMost: 1.5,
+        ratio: interval(3.2, 3.1, 3.3),
+        verdict: 'not met',
+      },
+      {
+        ...goal,
+        key: 'process-cwd',
+        label: 'process.cwd() installed, chdir’d',
+        against: 'sab-atomics-process-cwd',
+        ratio: interval(1.02, 0.98, 1.06),
+        verdict: 'no goal',
+      },
+    ];
+    run.programs = [
+      {
+        runtime,
+        scenario: 'vitest-threads',
+        strategy: 'thread-cwd',
+        key: 'provider',
+        label: "vitest run, pool 'threads' + thread-cwd",
+        ratio: interval(1.3, 1.2, 1.4),
+        extraNs: 300e6,
+        verdict: 'slower',
+      },
+    ];
+    fs.writeFileSync(path.join(root, 'benchmarks/results', '9999-12-31.json'), JSON.stringify(run));
+    try {
+      fs.writeFileSync(readme, '# app\n\n<!-- measured:start -->\n<!-- measured:end -->\n');
+      expect(readmes().status).toBe(0);
+      const text = fs.readFileSync(readme, 'utf8');
+      expect(text).toMatch(
+        /^\| [^|]+ \| process\.cwd\(\) installed, chdir’d \| a mutable cache \(h\.v \?\? miss\(\)\), called directly \| 3\.20× \(3\.10–3\.30\) \| ≤ 1\.5×, not met \|$/m,
+      );
+      expect(text).toMatch(
+        /^\| [^|]+ \| process\.cwd\(\) installed, chdir’d \| process\.cwd\(\) in a worker with sab-atomics installed \| 1\.02× \(0\.98–1\.06\) \| – \|$/m,
+      );
+      expect(text).toMatch(/^\| [^|]+ \| 1\.30× \(1\.20–1\.40\) \| \+300 ms \|$/m);
+    } finally {
+      fs.rmSync(path.join(root, 'benchmarks/results', '9999-12-31.json'));
+    }
+  });
+});

@@ -187,6 +187,17 @@ describe('planJobs', () => {
     ]);
   });
 
+  it('runs a scenario that caps its rounds (Scenario.rounds) only that many times, and says so in each job', () => {
+    const capped = { ...scenario('chdir-cwd'), rounds: 1 };
+    const { jobs } = planJobs({ rounds: 3, runtimes: ['node'] }, [capped, scenario('cwd-hot')], ['naive']);
+    expect(jobs.map((job) => `${job.scenario} ${job.round}/${job.rounds}`)).toEqual([
+      'chdir-cwd 0/1',
+      'cwd-hot 0/3',
+      'cwd-hot 1/3',
+      'cwd-hot 2/3',
+    ]);
+  });
+
   it('skips a scenario whose strategy is missing, with the reason', () => {
     const napi = scenario('napi-call', ['native']);
     const missing = planJobs({ rounds: 1, runtimes: ['node'] }, [napi], ['naive'], {

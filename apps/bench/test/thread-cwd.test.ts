@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { type LoadedStrategy, type Scenario, threadCwdFsScenario } from '@cwdkit/benchmarks';
+import { type LoadedStrategy, type Scenario, scenarios, threadCwdFsScenario } from '@cwdkit/benchmarks';
 import type { StrategyDefinition } from '@cwdkit/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { goalVerdicts, type Report, renderTable } from '../src/report.js';
@@ -54,6 +54,38 @@ const meta = (scenario: Scenario) => ({
   description: scenario.description,
   claim: scenario.claim,
   ...(scenario.goal ? { goal: scenario.goal } : {}),
+  ...(scenario.compare ? { compare: scenario.compare } : {}),
+});
+
+describe("thread-cwd-worker's installed process.cwd() against its fair baselines", async () => {
+  const scenario = scenarios.find((candidate) => candidate.name === 'thread-cwd-worker') as Scenario;
+  const records = await twoRounds(scenario);
+  const report = { jobs: records, options: { runtimes: ['node'] }, scenarios: [meta(scenario)] } as unknown as Report;
+
+  it('measures process.cwd() in workers without cwdkit and with sab-atomics or main-thread-cache installed', () => {
+    for (const record of records) {
+      expect(record.result?.checks.filter((check) => !check.ok)).toEqual([]);
+      const rows = new Map(record.result?.rows.map((row) => [row.key, row.role]));
+      expect(rows.get('process-cwd')).toBe('subject');
+      expect(rows.get('process-cwd-taken')).toBe('subject');
+      for (const key of ['bare-process-cwd', 'sab-atomics-process-cwd', 'main-thread-cache-process-cwd']) {
+        expect(rows.get(key)).toBe('comparison');
+      }
+    }
+  });
+
+  it('reports the goal and, beside it, the comparisons with no goal of their own', () => {
+    const found = goalVerdicts(report).map((item) => [item.key, item.against, item.verdict === 'no goal']);
+    expect(found).toEqual([
+      ['provider', 'mutable-cache', false],
+      ['process-cwd', 'mutable-cache', false],
+      ['process-cwd', 'bare-process-cwd', true],
+      ['process-cwd', 'sab-atomics-process-cwd', true],
+      ['process-cwd', 'main-thread-cache-process-cwd', true],
+      ['process-cwd-taken', 'provider', true],
+    ]);
+    for (const item of goalVerdicts(report)) expect(item.ratio?.estimate).toBeGreaterThan(0);
+  });
 });
 
 describe('thread-cwd-fs with a relative path 600 components long', async () => {
