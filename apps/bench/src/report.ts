@@ -483,7 +483,7 @@ export function renderScenario(
 
 /** What the "!" mark means. */
 export const AA_NOTE =
-  'the A/A control stayed more than 10% off its baseline in some processes (a full run first measures such a process again, twice at most)';
+  'the A/A control stayed more than 10% off its baseline in some processes (a full run first measures such a process again, twice at most, or as often as its scenario says: never for whole processes)';
 
 /** The readable report: the summary, then one block per scenario and runtime (unless they were printed already). */
 export function renderTable(report: Report, withTables = true): string {
