@@ -133,7 +133,7 @@ td,th{padding:3px 10px;border-bottom:1px solid #eee;text-align:left}.n{text-alig
 .grid{stroke:#e4e4e4}.one{stroke:#333;stroke-width:1.5}.tick{font-size:11px;text-anchor:middle;fill:#555}
 .label{font-size:12px;text-anchor:end;fill:#1d1d1f}.value{font-size:11px;fill:#333}
 .bar.faster{fill:#2e9e5b}.bar.slower{fill:#d1495b}.bar.same{fill:#9a9a9a}.clipped{fill:#111}
-.verdicts td:first-child{font-weight:600}.bar.baseline{fill:#555}.bar.reference{fill:#6c8ebf}
+.verdicts td:first-child{font-weight:600}.bar.baseline{fill:#555}.bar.reference{fill:#6c8ebf}.bar.comparison{fill:#9bb0d0}
 .bar.control{fill:#b5b5b5}.whisker{stroke:#111;stroke-width:1.5}.note{color:#555;font-size:12px}.fail{color:#b00020}
 `;
 
