@@ -16,7 +16,7 @@ import {
   renderScenario,
   renderTable,
 } from './report.js';
-import { type JobRecord, planJobs, progress, runGatedJob, runJob } from './run.js';
+import { aaRetriesOf, type JobRecord, planJobs, progress, runGatedJob, runJob } from './run.js';
 import { type RuntimeCommand, resolveRuntime } from './runtimes.js';
 import {
   discoverStrategies,
@@ -106,11 +106,11 @@ async function bench(options: BenchOptions): Promise<number> {
     if (!runtime) throw new Error(`no command for ${job.runtime}`);
     // The A/A gate: a full run measures an off process again, twice at most (or as the scenario says); a quick run
     // only marks it.
-    const retries = chosen.find((scenario) => scenario.name === job.scenario)?.aaRetries ?? 2;
+    const scenario = chosen.find((candidate) => candidate.name === job.scenario);
     records.push(
       await runGatedJob(
         () => runJob(job, modules.get(job.strategy) as string, runtime, SCRIPT, options, timeoutMs),
-        options.quick ? 0 : retries,
+        aaRetriesOf(scenario, options.quick),
       ),
     );
     tick(records.length, job);

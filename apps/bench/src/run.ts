@@ -91,6 +91,11 @@ export function aaDeviation(result: ChildResult): number {
   return Math.abs(Math.log(control / baseline));
 }
 
+/** How often a job of `scenario` is measured again while its A/A is off: twice, or as the scenario says; never in --quick. */
+export function aaRetriesOf(scenario: Pick<Scenario, 'aaRetries'> | undefined, quick: boolean): number {
+  return quick ? 0 : (scenario?.aaRetries ?? 2);
+}
+
 /** Whether an A/A deviation passes the gate (within ±10%, in either direction). */
 export const aaPasses = (deviation: number) => deviation <= Math.log(1 + AA_TOLERANCE);
 

@@ -1,8 +1,8 @@
-import type { RowResult } from '@cwdkit/benchmarks';
+import { type RowResult, scenarios } from '@cwdkit/benchmarks';
 import { describe, expect, it } from 'vitest';
 import type { ChildResult } from '../src/child.js';
 import { formatInterval } from '../src/report.js';
-import { aaDeviation, aaPasses, type JobRecord, planJobs, runGatedJob } from '../src/run.js';
+import { aaDeviation, aaPasses, aaRetriesOf, type JobRecord, planJobs, runGatedJob } from '../src/run.js';
 import { holdsOne, median, ratioInterval, t975 } from '../src/stats.js';
 import { FLAGS, summarize } from '../src/summary.js';
 
@@ -234,6 +234,25 @@ describe('the A/A gate', () => {
     expect(record.attempts).toBe(2);
     expect(record.aaOff).toBeUndefined();
     expect(record.result?.rows.find((r) => r.role === 'control')?.stats.p50).toBe(10.2);
+  });
+
+  it('re-runs as often as the scenario says (whole processes: never), twice by default, never in --quick', async () => {
+    expect(aaRetriesOf(undefined, false)).toBe(2);
+    expect(aaRetriesOf({}, false)).toBe(2);
+    expect(aaRetriesOf({ aaRetries: 0 }, false)).toBe(0);
+    expect(aaRetriesOf({ aaRetries: 1 }, true)).toBe(0);
+    const byName = new Map(scenarios.map((scenario) => [scenario.name, aaRetriesOf(scenario, false)]));
+    for (const name of ['startup', 'real-eslint', 'vitest-threads', 'worker-read']) expect(byName.get(name)).toBe(0);
+    expect(byName.get('cwd-hot')).toBe(2);
+    let runs = 0;
+    const off = await runGatedJob(
+      async () => {
+        runs++;
+        return measured(10, 14);
+      },
+      aaRetriesOf({ aaRetries: 0 }, false),
+    );
+    expect([runs, off.aaOff]).toEqual([1, true]);
   });
 
   it('reports a process that stays off, keeping its closest attempt', async () => {
