@@ -133,8 +133,10 @@ export function combineReaders(reports: readonly ReaderReport[]): { stats: Measu
 export const workerRead: Scenario = {
   name: 'worker-read',
   // Half its processes stayed off the A/A gate after two re-runs (2026-12-01b): re-runs cost a third of the
-  // recording's time there and bought no steadiness. Its point is the stale count, kept over every process.
+  // recording's time there and bought no steadiness. Its point is the stale count (every process checks a coherent
+  // strategy for none), which 6 rounds of millions of reads give as well as 10.
   aaRetries: 0,
+  rounds: 6,
   description: 'worker threads read cwd() while the main thread chdirs: ns per read and stale reads',
   claim:
     "Node 20's worker cwd cache is racy (nodejs/node#61664, fixed in Node 24): stale reads; Bun's workers never see a chdir",
