@@ -17,8 +17,7 @@ export function startupScenario(register: string = REGISTER): Scenario {
       'start-up of an empty script with cwdkit/register preloaded (--import on Node, --preload on Bun and Deno), against an empty module preloaded the same way; one process per run, wall time and peak RSS',
     claim: 'issue #21: the one flag adds at most 2 ms and 2 MiB to start-up over an empty preload',
     target: { extraMs: 2, extraMiB: 2 },
-    // Six strategies, a few dozen processes each: 6 rounds of 5 runs a row fit a recording's time; re-runs would not.
-    rounds: 6,
+    // Six strategies, a few dozen processes a job: 5 runs a row fit a recording's time, re-runs would not.
     aaRetries: 0,
     async run(context) {
       const quick = context.minCpuTimeMs < 20;
