@@ -76,11 +76,11 @@ describe.skipIf(process.platform !== 'linux')('cover() is all or nothing', () =>
       it(`${build}: ${label} read-only: ERR_CWDKIT_INSTALL_REFUSED naming it, every original back`, async () => {
         const report = await attempt(build, ownerCode, target);
         expect(report.failed).toBeUndefined();
+        expect(report.changed, 'what the failed install left replaced').toEqual([]);
         expect(report.thrown).toEqual({
           code: 'ERR_CWDKIT_INSTALL_REFUSED',
           message: `install(): thread-cwd cannot cover ${label} in this runtime (it cannot be replaced): nothing was covered`,
         });
-        expect(report.changed).toEqual([]);
         expect(report.installed).toBeNull();
         expect(report.named).toBe(true);
         expect(report.afterwards).toBe(packages);
