@@ -137,14 +137,17 @@ const tooLarge =
 function threadCwd(): string {
   const own = state.own;
   if (own === undefined) return processCwd.cwd();
-  if (own.fresh) {
-    own.fresh = false; // getcwd's answer at the first call after a chdir, kept until the next one (as Node's)
-    verify(own);
-  }
+  return own.answer ?? firstAnswer(own);
+}
+
+/** cwd()'s first answer after a chdir, where the directory is now; errors are not kept (uv_cwd asks again). */
+function firstAnswer(own: Own): string {
+  verify(own);
   if (own.dead) throw cwdError('ENOENT');
   if (own.nameless) throw cwdError('ERANGE', tooLarge);
   // A name that is not UTF-8 has no string (the decoded one, with U+FFFD, names another directory): as every strategy.
   if (!own.utf8) throw cwdError('EILSEQ');
+  own.answer = own.path;
   return own.path;
 }
 
@@ -182,7 +185,7 @@ export const strategy = defineStrategy({
       chdir: threadChdir,
       invalidate() {
         processCwd.invalidate();
-        if (state.own) verify(state.own);
+        if (state.own) state.own.answer = undefined; // the next cwd() asks where the directory is
       },
       // At install, not at the first chdir: a library that takes `const { readFileSync } = require('fs')` between
       // the two must get the covered function (trap 15). Until this thread chdirs, a covered call costs one check.

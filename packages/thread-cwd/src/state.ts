@@ -24,10 +24,10 @@ export interface Own {
   /** Set once the directory is found gone: cwd() throws ENOENT as uv_cwd does. */
   dead: boolean;
   /**
-   * Whether cwd() has not answered since the chdir. Node's process.cwd() asks getcwd at its first call after a chdir
-   * and keeps that answer until the next one: so does cwd() (verify), which sees a move made in between.
+   * What cwd() answers until the next chdir (or invalidate()): unset after one, then the path at its first call. As
+   * Node's process.cwd(), which asks getcwd at its first call after a chdir and caches that: a move in between shows.
    */
-  fresh: boolean;
+  answer: string | undefined;
   /** Its path is longer than PATH_MAX: cwd() throws ERANGE as uv_cwd does, and `path` and `bytes` are empty. */
   readonly nameless: boolean;
 }
@@ -75,7 +75,7 @@ export function makeOwn(bytes: Buffer | undefined, dev: number, ino: number, fd:
     ino,
     fd,
     dead: false,
-    fresh: true,
+    answer: undefined,
     nameless: bytes === undefined,
   };
 }
