@@ -104,7 +104,10 @@ export function viaHandle(own: Own, value: string | Uint8Array): string | Buffer
 }
 
 /** The directory's handle, as a path the kernel walks from the directory itself, wherever it now is. */
-export const handlePath = (fd: number): string => `${(procSelf ??= ownProc())}/fd/${fd}`;
+export function handlePath(fd: number): string {
+  procSelf ??= ownProc();
+  return `${procSelf}/fd/${fd}`;
+}
 
 let procSelf: string | undefined;
 
