@@ -18,5 +18,6 @@ export {
   runtime,
   runtimeCwd,
   runtimeWorkerCwdCoherent,
+  tooLongForOs,
 } from './runtime.js';
 export { sharedMemory, threadState } from './shared.js';

@@ -5,10 +5,10 @@ import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import workerThreads from 'node:worker_threads';
 import { codedError } from '@cwdkit/core';
-import { handlePath, type Own, state, toOs, verify, viaHandle } from './state.js';
+import { handlePath, type Own, state, toOs, verify } from './state.js';
 
 /** What a covered function returns that names a path, and how a real chdir would have spelled it. */
 type Returns = 'path' | 'dirents' | 'dir' | 'disposable';
@@ -164,15 +164,9 @@ export function uncovered(
 
 /** A real chdir's spelling of `value`, which the OS got joined to `own` (stripped back only where it was joined). */
 function strip(own: Own, value: unknown): unknown {
-  if (typeof value === 'string') {
-    if (value.startsWith(own.prefix)) return value.slice(own.prefix.length);
-    const handle = `${handlePath(own.fd)}/`; // a join past PATH_MAX (viaHandle)
-    return value.startsWith(handle) ? value.slice(handle.length) : value;
-  }
-  if (Buffer.isBuffer(value)) {
-    for (const prefix of [own.prefixBytes, Buffer.from(`${handlePath(own.fd)}/`)]) {
-      if (value.subarray(0, prefix.length).equals(prefix)) return value.subarray(prefix.length);
-    }
+  if (typeof value === 'string') return value.startsWith(own.prefix) ? value.slice(own.prefix.length) : value;
+  if (Buffer.isBuffer(value) && value.subarray(0, own.prefixBytes.length).equals(own.prefixBytes)) {
+    return value.subarray(own.prefixBytes.length);
   }
   return value;
 }
@@ -264,12 +258,6 @@ function fixError(error: unknown, pairs: readonly unknown[]): unknown {
   return error;
 }
 
-/** A failure that may mean the directory left its path: then the call is made again through its handle. */
-function maybeMoved(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
 
 /** `args` with each relative path joined to `own` (a copy), or `args` itself when none is relative. */
@@ -291,19 +279,25 @@ function pairsOf(paths: readonly number[], args: unknown[], joined: unknown[]): 
   return pairs;
 }
 
+/** A function's name and length kept by its wrapper (what a caller may read from it). */
+function named(wrapper: Fn, original: Fn): Fn {
+  Object.defineProperty(wrapper, 'name', { value: original.name });
+  Object.defineProperty(wrapper, 'length', { value: original.length });
+  return wrapper;
+}
+
 /**
- * `original` with its path arguments relative to this thread's cwd, and its answers spelled as a real chdir's. The
- * fast path allocates one copy of the arguments; a failure that may mean the directory moved (ENOENT, ENOTDIR) checks
- * its identity and, if it did, makes the call again through its handle.
+ * `original` with its path arguments relative to this thread's cwd (through its handle, so wherever the directory
+ * went), and its answers spelled as a real chdir's. The fast path allocates one copy of the arguments.
  */
 function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
   const { returns, creates, paths } = spec;
   const asked = paths[0] as number;
   const covered = function (this: unknown, ...args: unknown[]): unknown {
     const own = state.own as Own;
+    // A deleted directory takes no new entry: the kernel's ENOENT, where a recursive mkdir would loop on the handle.
     if (creates && (args[1] as { recursive?: unknown } | null)?.recursive) {
       verify(own);
-      // A deleted directory takes no new entry: the kernel's ENOENT, where a recursive mkdir would loop on the handle.
       if (own.dead) args = [args[0], { ...(args[1] as object), recursive: false }, ...args.slice(2)];
     }
     const joined = join(own, paths, args);
@@ -313,43 +307,25 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
         const result = original.apply(this, joined);
         return returns === undefined ? result : fixResult(own, returns, result, args[asked]);
       } catch (error) {
-        if (!(maybeMoved(error) && verify(own))) throw fixError(error, pairsOf(paths, args, joined));
-        const again = join(own, paths, args);
-        try {
-          return fixResult(own, returns, original.apply(this, again), args[asked]);
-        } catch (retried) {
-          throw fixError(retried, pairsOf(paths, args, again));
-        }
+        throw fixError(error, pairsOf(paths, args, joined));
       }
     }
     if (kind === 'promise') {
-      const call = (given: unknown[]): Promise<unknown> =>
-        (original.apply(this, given) as Promise<unknown>).then(
-          (result) => fixResult(own, returns, result, args[asked]),
-          (error: unknown): Promise<unknown> => {
-            if (given === joined && maybeMoved(error) && verify(own)) return call(join(own, paths, args));
-            throw fixError(error, pairsOf(paths, args, given));
-          },
-        );
-      return call(joined);
+      return (original.apply(this, joined) as Promise<unknown>).then(
+        (result) => fixResult(own, returns, result, args[asked]),
+        (error: unknown) => {
+          throw fixError(error, pairsOf(paths, args, joined));
+        },
+      );
     }
     const last = joined.length - 1;
     const callback = joined[last];
     if (typeof callback !== 'function') return original.apply(this, joined); // fs throws its own error
-    const self = this;
-    let given = joined;
-    const answer = function (this: unknown, error: unknown, ...rest: unknown[]): void {
-      if (error instanceof Error && given === joined && maybeMoved(error) && verify(own)) {
-        given = join(own, paths, args);
-        given[last] = answer;
-        original.apply(self, given);
-        return;
-      }
-      if (error instanceof Error) return void callback.call(this, fixError(error, pairsOf(paths, args, given)));
+    joined[last] = function (this: unknown, error: unknown, ...rest: unknown[]): void {
+      if (error instanceof Error) return void callback.call(this, fixError(error, pairsOf(paths, args, joined)));
       if (rest.length > 0) rest[0] = fixResult(own, returns, rest[0], args[asked]);
       callback.call(this, error, ...rest);
     };
-    joined[last] = answer;
     return original.apply(this, joined);
   };
   // Forwarding `arguments` untouched is V8's fast path (no array is made): a thread that never chdir'd pays one
@@ -358,9 +334,7 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
     // biome-ignore lint/complexity/noArguments: see above
     return (state.own === undefined ? original : covered).apply(this, arguments as unknown as unknown[]);
   };
-  Object.defineProperty(wrapped, 'name', { value: original.name });
-  Object.defineProperty(wrapped, 'length', { value: original.length });
-  return wrapped;
+  return named(wrapped, original);
 }
 
 /**
@@ -370,16 +344,14 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
  */
 function childCwd(own: Own, cwd: unknown): unknown {
   verify(own);
-  // A child's cwd is a string: a directory whose name is not UTF-8 is reached through the handle.
+  // A child's cwd is a string: a deleted directory, or one with no UTF-8 name, is reached through the handle.
   if (cwd === undefined || cwd === null || cwd === '') {
-    return own.prefix.startsWith('/proc/') || !own.utf8 ? handlePath(own.fd) : own.path;
+    return own.dead || own.nameless || !own.utf8 ? handlePath(own.fd) : own.path;
   }
-  if (typeof cwd !== 'string') return cwd;
-  const joined = toOs(own, cwd);
-  return typeof joined === 'string' ? joined : viaHandle(own, cwd);
+  return toOs(own, cwd);
 }
 
-/** child_process's sync forms take (file, args?, options?); execSync (command, options?). */
+/** child_process's sync forms take (file, args?, options?); execSync (command, options?): `options` at `at`. */
 function withChildCwd(args: unknown[], at: number): unknown[] {
   const own = state.own;
   if (own === undefined) return args;
@@ -411,13 +383,29 @@ function ownerOf(entry: Covered): [object, string] | undefined {
   return [host as object, key];
 }
 
+declare const module: { filename?: unknown } | undefined;
+
+/**
+ * This file's folder (dist) as a URL: import.meta.url in the ESM build, the CommonJS module's filename in the CJS
+ * build (tsup.config.ts defines import.meta.url there as undefined, and no shim's `__filename` crashes a CJS copy
+ * bundled into an ES module); undefined when bundled (esbuild's wrapper `module` has no filename).
+ */
+function ownFolder(): string | undefined {
+  const url =
+    import.meta.url ??
+    (typeof module === 'object' && typeof module?.filename === 'string' ? pathToFileURL(module.filename).href : '');
+  return url ? new URL('.', url).href : undefined;
+}
+
 /**
  * The setup entry, which a worker started by an installed worker preloads (trap 3: a new thread starts bare). The
  * CommonJS one, by `--require`: Node runs `--import` preloads for a worker from a file but not for an `eval` one.
  */
-const setupFile = fileURLToPath(new URL('./setup.cjs', import.meta.url)); // tsup's shims: the CommonJS build too
+const setupFile = ownFolder() && fileURLToPath(new URL('setup.cjs', ownFolder()));
 /** An execArgv entry that already installs thread-cwd in the worker (this setup entry, or cwdkit's register). */
 const installs = /thread-cwd[\\/](dist[\\/])?setup|cwdkit[\\/](dist[\\/])?register/;
+
+let warnedBundled = false;
 
 /** A Worker's options with the setup entry preloaded: its own execArgv, or this thread's, which it would inherit. */
 function withSetup(options: unknown): unknown {
@@ -425,22 +413,69 @@ function withSetup(options: unknown): unknown {
   const execArgv = given?.execArgv ?? process.execArgv;
   // Not an array: the Worker constructor's own ERR_INVALID_ARG_TYPE, from the options as they were given.
   if (!Array.isArray(execArgv) || execArgv.some((arg) => typeof arg === 'string' && installs.test(arg))) return options;
+  if (setupFile === undefined) {
+    if (!warnedBundled) {
+      warnedBundled = true;
+      process.emitWarning(
+        'thread-cwd was bundled, so a new worker cannot preload its setup entry: it starts in the process cwd, ' +
+          'without thread-cwd (keep @cwdkit/thread-cwd external to the bundle: --external:@cwdkit/thread-cwd)',
+        { code: 'CWDKIT_THREAD_CWD_BUNDLED' },
+      );
+    }
+    return options;
+  }
   return { ...given, execArgv: [...execArgv, `--require=${setupFile}`] };
 }
 
 let warned = false;
 
-/** Puts the cover in place on this thread and returns its undo (install() in a worker). */
+/** child_process's sync forms, by where their options are: (file, args?, options?); execSync (command, options?). */
+const syncForms: Readonly<Record<string, (args: unknown[]) => number>> = {
+  spawnSync: optionsAt,
+  execFileSync: optionsAt,
+  execSync: () => 1,
+};
+
+/**
+ * Puts the cover in place on this thread and returns its undo (install() in a worker). All or nothing: when one
+ * function cannot be replaced (a frozen or read-only property), the ones already replaced are put back first.
+ */
 export function cover(): () => void {
   const patches: Patch[] = [];
-  const replace = (owner: object, key: string, make: (original: Fn) => Fn) => {
-    const original = (owner as Record<string, Fn>)[key] as Fn;
+  const undo = () => {
+    for (const { owner, key, value } of patches.reverse()) (owner as Record<string, unknown>)[key] = value;
+    patches.length = 0;
+    syncBuiltinESMExports();
+  };
+  const replace = (owner: object, key: string, make: (original: Fn) => Fn, label = key) => {
+    const slots = owner as Record<string, unknown>;
+    const original = slots[key] as Fn;
+    const wrapper = make(original);
+    try {
+      slots[key] = wrapper;
+    } catch {}
+    // A read-only property throws in strict code and is silently kept in sloppy code (the CommonJS build): both here.
+    if (slots[key] !== wrapper) {
+      undo();
+      throw codedError(
+        new Error(
+          `install(): thread-cwd cannot cover ${label} in this runtime (it cannot be replaced): nothing was covered`,
+        ),
+        'ERR_CWDKIT_INSTALL_REFUSED',
+      );
+    }
     patches.push({ owner, key, value: original });
-    (owner as Record<string, Fn>)[key] = make(original);
   };
   for (const entry of coveredFunctions) {
     const found = ownerOf(entry);
-    if (found) replace(found[0], found[1], (original) => wrap(original, entry.kind, entry.spec));
+    if (found) {
+      replace(
+        found[0],
+        found[1],
+        (original) => wrap(original, entry.kind, entry.spec),
+        `${entry.module}.${entry.name}`,
+      );
+    }
   }
   replace(
     childProcess.ChildProcess.prototype,
@@ -451,31 +486,19 @@ export function cover(): () => void {
         if (own === undefined || options === null || typeof options !== 'object') return original.call(this, options);
         return original.call(this, { ...options, cwd: childCwd(own, (options as { cwd?: unknown }).cwd) });
       },
+    'child_process.ChildProcess.prototype.spawn',
   );
-  replace(
-    childProcess,
-    'spawnSync',
-    (original) =>
-      function spawnSync(this: unknown, ...args: unknown[]) {
-        return original.apply(this, withChildCwd(args, optionsAt(args)));
-      },
-  );
-  replace(
-    childProcess,
-    'execFileSync',
-    (original) =>
-      function execFileSync(this: unknown, ...args: unknown[]) {
-        return original.apply(this, withChildCwd(args, optionsAt(args)));
-      },
-  );
-  replace(
-    childProcess,
-    'execSync',
-    (original) =>
-      function execSync(this: unknown, ...args: unknown[]) {
-        return original.apply(this, withChildCwd(args, 1));
-      },
-  );
+  for (const [name, at] of Object.entries(syncForms)) {
+    replace(
+      childProcess,
+      name,
+      (original) =>
+        named(function (this: unknown, ...args: unknown[]) {
+          return original.apply(this, withChildCwd(args, at(args)));
+        }, original),
+      `child_process.${name}`,
+    );
+  }
   replace(
     process,
     'loadEnvFile',
@@ -491,6 +514,7 @@ export function cover(): () => void {
           throw fixError(error, [args[0] ?? '.env', copy[0]]);
         }
       },
+    'process.loadEnvFile',
   );
   replace(
     process,
@@ -516,6 +540,7 @@ export function cover(): () => void {
           throw error;
         }
       },
+    'process.dlopen',
   );
   // A Proxy, not a subclass: `instanceof` holds both ways, and the statics and prototype stay the original's.
   replace(
@@ -535,6 +560,7 @@ export function cover(): () => void {
           return Reflect.construct(target, [filename, withSetup(args[1]), ...args.slice(2)], newTarget);
         },
       }),
+    'worker_threads.Worker',
   );
   syncBuiltinESMExports(); // named imports of node:fs and friends follow (trap 15)
   const missed = uncovered();
@@ -545,8 +571,5 @@ export function cover(): () => void {
       { code: 'CWDKIT_THREAD_CWD_UNCOVERED' },
     );
   }
-  return () => {
-    for (const { owner, key, value } of patches.reverse()) (owner as Record<string, unknown>)[key] = value;
-    syncBuiltinESMExports();
-  };
+  return undo;
 }

@@ -12,15 +12,16 @@ import {
   hasCode,
   isMainThread,
   runtime,
+  tooLongForOs,
 } from '@cwdkit/core';
 import { createProvider as createProcessCwd } from '@cwdkit/sab-atomics';
 import { cover } from './cover.js';
-import { handlePath, makeOwn, type Own, PATH_MAX, state, verify, viaHandle } from './state.js';
+import { fsOriginals, handlePath, makeOwn, type Own, state, verify, viaHandle } from './state.js';
 
 export { coveredFunctions, type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';
 
 // The originals, taken before install() can cover them (trap 7): this module's own calls never go through the cover.
-const { closeSync, fstatSync, openSync, readlinkSync, statSync } = fs;
+const { closeSync, fstatSync, openSync, readlinkSync, statSync } = fsOriginals;
 
 /** Linux open(2)'s O_PATH: a handle on the directory itself that needs no read permission, as a cwd needs none. */
 const O_PATH = 0o10000000;
@@ -115,20 +116,18 @@ function forget(): void {
 function threadChdir(directory: string): void {
   // The kernel's answers to what cannot be opened at all, worded as chdir's.
   if (directory === '') throw chdirError('ENOENT', cwdForMessage(), directory);
-  if (directory.length * 3 >= PATH_MAX && Buffer.byteLength(directory) >= PATH_MAX) {
+  if (tooLongForOs(directory)) {
     throw chdirError('ENAMETOOLONG', cwdForMessage(), directory);
   }
   const own = state.own;
   // Relative to this thread's cwd, joined as given (`..` is the kernel's to walk: trap 11); a thread that never
   // chdir'd is in the process cwd, where the OS resolves a relative path itself.
-  // Past PATH_MAX joined (a deep tree entered step by step, as a real chdir allows), through the directory's handle.
+  // Through the directory's handle: wherever it went, and past PATH_MAX (a deep tree entered step by step).
   if (own === undefined || directory.charCodeAt(0) === 47) {
     enter(directory, directory);
     return;
   }
-  const joined = `${own.prefix}${directory}`;
-  const long = joined.length * 3 >= PATH_MAX && Buffer.byteLength(joined) >= PATH_MAX;
-  enter(long ? viaHandle(own, directory) : joined, directory);
+  enter(viaHandle(own, directory), directory);
 }
 
 /** uv_cwd's ERANGE as this Node words it (23+ put their own words first; 20 and 22 say libuv's alone). */
@@ -138,10 +137,17 @@ const tooLarge =
 function threadCwd(): string {
   const own = state.own;
   if (own === undefined) return processCwd.cwd();
+  return own.answer ?? firstAnswer(own);
+}
+
+/** cwd()'s first answer after a chdir, where the directory is now; errors are not kept (uv_cwd asks again). */
+function firstAnswer(own: Own): string {
+  verify(own);
   if (own.dead) throw cwdError('ENOENT');
   if (own.nameless) throw cwdError('ERANGE', tooLarge);
   // A name that is not UTF-8 has no string (the decoded one, with U+FFFD, names another directory): as every strategy.
   if (!own.utf8) throw cwdError('EILSEQ');
+  own.answer = own.path;
   return own.path;
 }
 
@@ -179,7 +185,7 @@ export const strategy = defineStrategy({
       chdir: threadChdir,
       invalidate() {
         processCwd.invalidate();
-        if (state.own) verify(state.own);
+        if (state.own) state.own.answer = undefined; // the next cwd() asks where the directory is
       },
       // At install, not at the first chdir: a library that takes `const { readFileSync } = require('fs')` between
       // the two must get the covered function (trap 15). Until this thread chdirs, a covered call costs one check.

@@ -3,25 +3,31 @@ import { threadState } from '@cwdkit/core';
 
 /** A worker's own working directory, as the kernel would hold it. */
 export interface Own {
-  /** The physical path (realpath at chdir time), as getcwd reports it: what process.cwd() returns. */
+  /** The physical path (realpath at chdir time, or where a move took it), as getcwd reports it: process.cwd(). */
   path: string;
   /** Its exact bytes (a name that is not UTF-8 survives only here). */
-  readonly bytes: Buffer;
+  bytes: Buffer;
   /**
-   * `path + '/'` (just '/' at the root): the join of a relative path, as given (trap 11). Once the directory is no
-   * longer at its path, the handle's `/proc/self/fd/N/` instead.
+   * `/proc/<pid>/fd/N/`: what a relative path is joined to, as given (trap 11). The kernel walks it from the directory
+   * itself, wherever it is now, as it walks a relative path from a real cwd: a moved, deleted or replaced directory
+   * is reached by every call, with no check of ours (trap 13). A path would cost ~1 µs less and give wrong answers.
    */
-  prefix: string;
-  prefixBytes: Buffer;
-  /** Whether `prefix` spells `prefixBytes` exactly; if not, string paths are joined as bytes. */
+  readonly prefix: string;
+  readonly prefixBytes: Buffer;
+  /** Whether `path` spells `bytes` exactly; if not, cwd() throws EILSEQ as every strategy does. */
   utf8: boolean;
-  /** The directory's identity at chdir time: a deleted or replaced directory is noticed by it (trap 13). */
+  /** The directory's identity at chdir time: a move is noticed by it (verify). */
   readonly dev: number;
   readonly ino: number;
   /** A handle on the directory (O_PATH): the kernel's way to it, wherever it went. */
   readonly fd: number;
   /** Set once the directory is found gone: cwd() throws ENOENT as uv_cwd does. */
   dead: boolean;
+  /**
+   * What cwd() answers until the next chdir (or invalidate()): unset after one, then the path at its first call. As
+   * Node's process.cwd(), which asks getcwd at its first call after a chdir and caches that: a move in between shows.
+   */
+  answer: string | undefined;
   /** Its path is longer than PATH_MAX: cwd() throws ERANGE as uv_cwd does, and `path` and `bytes` are empty. */
   readonly nameless: boolean;
 }
@@ -40,46 +46,37 @@ export const state = threadState<ThreadState>('thread-cwd.v1', () => ({
   own: undefined,
 }));
 
-// The originals, taken before install() can cover them (trap 7).
-const { fstatSync, readlinkSync, statSync } = fs;
+/**
+ * The fs functions this package calls itself, as they were before install() could cover them (trap 7). Shared through
+ * core's threadState, so a CJS copy loaded after the ESM copy covered fs (or the other way) takes the same originals.
+ */
+export const fsOriginals = threadState('thread-cwd.fs.v1', () => {
+  const { closeSync, fstatSync, openSync, readlinkSync, statSync } = fs;
+  return Object.freeze({ closeSync, fstatSync, openSync, readlinkSync, statSync });
+});
+const { fstatSync, readlinkSync, statSync } = fsOriginals;
 
 const SLASH = 47;
-/** Linux's PATH_MAX: the longest path (with its NUL) a system call takes. */
-export const PATH_MAX = 4096;
 
 /**
  * `bytes` undefined: a directory whose path is longer than PATH_MAX (reached by relative chdirs), which getcwd cannot
- * name either: process.cwd() throws ERANGE, and relative paths go through the handle from the start.
+ * name either: process.cwd() throws ERANGE.
  */
 export function makeOwn(bytes: Buffer | undefined, dev: number, ino: number, fd: number): Own {
-  if (bytes === undefined) {
-    const prefix = `${handlePath(fd)}/`;
-    return {
-      path: '',
-      bytes: Buffer.alloc(0),
-      prefix,
-      prefixBytes: Buffer.from(prefix),
-      utf8: true,
-      dev,
-      ino,
-      fd,
-      dead: false,
-      nameless: true,
-    };
-  }
-  const path = bytes.toString();
-  const prefix = path === '/' ? '/' : `${path}/`;
+  const prefix = `${handlePath(fd)}/`;
+  const path = bytes === undefined ? '' : bytes.toString();
   return {
     path,
-    bytes,
+    bytes: bytes ?? Buffer.alloc(0),
     prefix,
-    prefixBytes: path === '/' ? Buffer.from('/') : Buffer.concat([bytes, Buffer.from('/')]),
-    utf8: Buffer.from(prefix).equals(path === '/' ? Buffer.from('/') : Buffer.concat([bytes, Buffer.from('/')])),
+    prefixBytes: Buffer.from(prefix),
+    utf8: bytes === undefined || Buffer.from(path).equals(bytes),
     dev,
     ino,
     fd,
     dead: false,
-    nameless: false,
+    answer: undefined,
+    nameless: bytes === undefined,
   };
 }
 
@@ -92,49 +89,56 @@ export function makeOwn(bytes: Buffer | undefined, dev: number, ino: number, fd:
 export function toOs(own: Own, value: unknown): unknown {
   if (typeof value === 'string') {
     if (value.length === 0 || value.charCodeAt(0) === SLASH || value.includes('\0')) return value;
-    if (own.utf8) {
-      const joined = own.prefix + value;
-      return joined.length * 3 < PATH_MAX || Buffer.byteLength(joined) < PATH_MAX ? joined : viaHandle(own, value);
-    }
-    const joined = Buffer.concat([own.prefixBytes, Buffer.from(value)]);
-    return joined.length < PATH_MAX ? joined : viaHandle(own, value);
+    return own.prefix + value;
   }
   if (value instanceof Uint8Array) {
     if (value.length === 0 || value[0] === SLASH || value.includes(0)) return value;
-    const joined = Buffer.concat([own.prefixBytes, value]);
-    return joined.length < PATH_MAX ? joined : viaHandle(own, value);
+    return Buffer.concat([own.prefixBytes, value]);
   }
   return value;
 }
 
-/**
- * A relative path whose join would pass PATH_MAX (the kernel walks a relative one from the cwd, with no such limit):
- * joined to the directory's handle instead, as `string | Buffer` like the join it replaces.
- */
+/** A relative path joined to the directory's handle, as `string | Buffer` (a child's cwd, a chdir). */
 export function viaHandle(own: Own, value: string | Uint8Array): string | Buffer {
-  const prefix = `${handlePath(own.fd)}/`;
-  return typeof value === 'string' ? prefix + value : Buffer.concat([Buffer.from(prefix), value]);
+  return typeof value === 'string' ? own.prefix + value : Buffer.concat([own.prefixBytes, value]);
 }
 
 /** The directory's handle, as a path the kernel walks from the directory itself, wherever it now is. */
-export const handlePath = (fd: number): string => `/proc/self/fd/${fd}`;
+export function handlePath(fd: number): string {
+  procSelf ??= ownProc();
+  return `${procSelf}/fd/${fd}`;
+}
+
+let procSelf: string | undefined;
 
 /**
- * Whether this thread's directory still sits at its path (trap 13); if not (deleted, moved, replaced), relative
- * paths go through its handle from now on, as the kernel's would, and cwd() follows a move or throws ENOENT once it
- * is deleted. Returns whether anything changed. Called by invalidate(), before a recursive mkdir, and when a
- * covered call fails with ENOENT or ENOTDIR: never on the fast path.
+ * This process's folder in /proc: `/proc/<pid>` where /proc shows this pid namespace (measured ~0.4 µs less per call
+ * than `/proc/self`, a link the kernel spells anew at each walk), else `/proc/self`. Asked once, at the first chdir.
+ */
+function ownProc(): string {
+  try {
+    if (readlinkSync('/proc/self') === String(process.pid)) return `/proc/${process.pid}`;
+  } catch {}
+  return '/proc/self';
+}
+
+/**
+ * Whether this thread's directory still sits at its path (trap 13); if not, cwd() follows a move (getcwd would) or
+ * throws ENOENT once it is deleted. Returns whether anything changed. Relative paths need none of this (they go
+ * through the handle): called by invalidate(), before a recursive mkdir and a child's start, never on the fast path.
  */
 export function verify(own: Own): boolean {
-  if (own.prefix.startsWith('/proc/')) return false;
-  try {
-    const now = statSync(own.bytes);
-    if (now.dev === own.dev && now.ino === own.ino) return false;
-  } catch {}
-  own.prefix = `${handlePath(own.fd)}/`;
-  own.prefixBytes = Buffer.from(own.prefix);
-  own.utf8 = true;
+  if (own.dead) return false;
+  if (!own.nameless) {
+    try {
+      const now = statSync(own.bytes);
+      if (now.dev === own.dev && now.ino === own.ino) return false;
+    } catch {}
+  }
   own.dead = fstatSync(own.fd).nlink === 0;
-  if (!own.dead) own.path = readlinkSync(handlePath(own.fd));
+  if (own.dead || own.nameless) return own.dead;
+  own.bytes = readlinkSync(handlePath(own.fd), { encoding: 'buffer' });
+  own.path = own.bytes.toString();
+  own.utf8 = Buffer.from(own.path).equals(own.bytes);
   return true;
 }

@@ -19,7 +19,10 @@ const addon = [path.join(import.meta.dirname, '..', '..', 'native', 'build', 'Re
 const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'thread-cwd-diff-')));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-type Answers = Record<'operations' | 'invalid' | 'chdir' | 'deleted', [string, unknown][]> & { main?: unknown };
+/** The groups of test/fixtures/side.mjs, in its order: `moved` and `deletedSwallowing` in a directory whose path another
+ * directory took (moved away, or deleted), with the calls that swallow ENOENT. */
+const groups = ['operations', 'invalid', 'chdir', 'moved', 'deletedSwallowing', 'deleted'] as const;
+type Answers = Record<(typeof groups)[number], [string, unknown][]> & { main?: unknown };
 
 async function sides(node: string, tag: string, env: Record<string, string> = {}) {
   const [real, thread] = ['real', 'thread'].map((name) => path.join(scratch, `${tag}-${name}`)) as [string, string];
@@ -33,7 +36,7 @@ async function sides(node: string, tag: string, env: Record<string, string> = {}
 /** Every operation whose answers differ, by name. */
 function differences(real: Answers, thread: Answers): string[] {
   const names: string[] = [];
-  for (const group of ['operations', 'invalid', 'chdir', 'deleted'] as const) {
+  for (const group of groups) {
     real[group].forEach(([name, answer], index) => {
       const [otherName, other] = thread[group][index] as [string, unknown];
       if (otherName !== name || JSON.stringify(other) !== JSON.stringify(answer)) names.push(`${group}: ${name}`);
@@ -56,8 +59,13 @@ describe('thread-cwd against a real chdir', () => {
       expect(answer('operations', "readFileSync('link/../x')")).toEqual({ ok: 'other/x\n' });
       expect(answer('deleted', "readdirSync('.')")).toEqual({ ok: [] });
       expect(answer('chdir', "chdir('link')")).toEqual({ ok: '<root>/other/inner' });
-      for (const group of ['operations', 'invalid', 'chdir', 'deleted'] as const)
-        expect(thread[group]).toEqual(real[group]);
+      // A real cwd is the directory, not its path: moved, it is still read and written; deleted, it holds nothing.
+      expect(answer('moved', "readFileSync('x')")).toEqual({ ok: 'mv/x\n' });
+      expect(answer('moved', "rmSync('victim', force)")).toEqual({ ok: ['mv'] });
+      expect(answer('moved', 'process.cwd()')).toEqual({ ok: '<root>/mv2' });
+      expect(answer('deletedSwallowing', "existsSync('x')")).toEqual({ ok: [false, false] });
+      expect(answer('deletedSwallowing', "statSync('x'")).toEqual({ ok: 'none' });
+      for (const group of groups) expect(thread[group]).toEqual(real[group]);
       expect(thread.main, "the main thread's cwd never moved").toEqual({ cwd: '<root>', os: '<root>' });
     });
   }
