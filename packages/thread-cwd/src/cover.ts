@@ -5,9 +5,6 @@ import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
-import workerThreads from 'node:worker_threads';
-import { codedError } from '@cwdkit/core';
 import { handlePath, type Own, state, toOs, verify, viaHandle } from './state.js';
 
 /** What a covered function returns that names a path, and how a real chdir would have spelled it. */
@@ -411,23 +408,6 @@ function ownerOf(entry: Covered): [object, string] | undefined {
   return [host as object, key];
 }
 
-/**
- * The setup entry, which a worker started by an installed worker preloads (trap 3: a new thread starts bare). The
- * CommonJS one, by `--require`: Node runs `--import` preloads for a worker from a file but not for an `eval` one.
- */
-const setupFile = fileURLToPath(new URL('./setup.cjs', import.meta.url)); // tsup's shims: the CommonJS build too
-/** An execArgv entry that already installs thread-cwd in the worker (this setup entry, or cwdkit's register). */
-const installs = /thread-cwd[\\/](dist[\\/])?setup|cwdkit[\\/](dist[\\/])?register/;
-
-/** A Worker's options with the setup entry preloaded: its own execArgv, or this thread's, which it would inherit. */
-function withSetup(options: unknown): unknown {
-  const given = options !== null && typeof options === 'object' ? (options as { execArgv?: unknown }) : undefined;
-  const execArgv = given?.execArgv ?? process.execArgv;
-  // Not an array: the Worker constructor's own ERR_INVALID_ARG_TYPE, from the options as they were given.
-  if (!Array.isArray(execArgv) || execArgv.some((arg) => typeof arg === 'string' && installs.test(arg))) return options;
-  return { ...given, execArgv: [...execArgv, `--require=${setupFile}`] };
-}
-
 let warned = false;
 
 /** Puts the cover in place on this thread and returns its undo (install() in a worker). */
@@ -516,25 +496,6 @@ export function cover(): () => void {
           throw error;
         }
       },
-  );
-  // A Proxy, not a subclass: `instanceof` holds both ways, and the statics and prototype stay the original's.
-  replace(
-    workerThreads,
-    'Worker',
-    (original) =>
-      new Proxy(original, {
-        construct(target, args, newTarget) {
-          const filename = args[0];
-          // A cwd past PATH_MAX has no path to hand over (a relative filename gets path.resolve's own ERANGE).
-          if (state.own?.nameless && !(typeof filename === 'string' && /^\.\.?\//.test(filename))) {
-            throw codedError(
-              new Error("new Worker(): this thread's cwd is longer than PATH_MAX, so a new worker cannot start in it"),
-              'ERR_CWDKIT_CWD_TOO_LONG',
-            );
-          }
-          return Reflect.construct(target, [filename, withSetup(args[1]), ...args.slice(2)], newTarget);
-        },
-      }),
   );
   syncBuiltinESMExports(); // named imports of node:fs and friends follow (trap 15)
   const missed = uncovered();

@@ -16,6 +16,7 @@ import {
 import { createProvider as createProcessCwd } from '@cwdkit/sab-atomics';
 import { cover } from './cover.js';
 import { handlePath, makeOwn, type Own, PATH_MAX, state, verify, viaHandle } from './state.js';
+import { coverWorkers } from './workers.js';
 
 export { coveredFunctions, type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';
 
@@ -166,7 +167,8 @@ export const strategy = defineStrategy({
               'ERR_CWDKIT_UNSUPPORTED_RUNTIME',
             );
           }
-          return () => {}; // the main thread's chdir is the real one: nothing else to cover
+          // The main thread's chdir is the real one: only its new workers need covering, to start installed.
+          return threadScoped ? coverWorkers() : () => {};
         },
       });
     }
@@ -185,8 +187,10 @@ export const strategy = defineStrategy({
       // the two must get the covered function (trap 15). Until this thread chdirs, a covered call costs one check.
       install() {
         const undo = cover();
+        const undoWorkers = coverWorkers();
         state.installed = true;
         return () => {
+          undoWorkers();
           undo();
           state.installed = false;
           forget(); // a provider installed later starts in the process cwd, not in this one's
