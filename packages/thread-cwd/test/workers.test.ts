@@ -42,6 +42,7 @@ describe.skipIf(nodes.length === 0 || process.platform !== 'linux')(
         for (const kind of ['file', 'execArgvEmpty', 'eval', 'envEmpty', 'shareEnv']) {
           expect({ kind, ...(seen[kind] as object) }).toEqual({
             kind,
+            file: 'root',
             installed: 'thread-cwd',
             cwd: root,
             read: 'root',
@@ -81,7 +82,7 @@ describe.skipIf(nodes.length === 0 || process.platform !== 'linux')(
         expect(run(node, [script, 'captured', root], root)).toEqual({
           preloaded: false,
           // Before the chdir the thread is in the process cwd: a bare worker starts in the right place.
-          earlyBeforeChdir: { installed: null, cwd: root, read: 'root' },
+          earlyBeforeChdir: { file: 'root', installed: null, cwd: root, read: 'root' },
           early: { threw: 'ERR_CWDKIT_WORKER_CLASS_CAPTURED' },
           earlyEval: { threw: 'ERR_CWDKIT_WORKER_CLASS_CAPTURED' },
           named: child,
@@ -91,7 +92,7 @@ describe.skipIf(nodes.length === 0 || process.platform !== 'linux')(
         // Where the thread preloads the setup entry, the captured class's workers inherit it: installed, in its cwd.
         expect(run(node, [script, 'capturedPreloaded', root], root)).toEqual({
           preloaded: true,
-          earlyBeforeChdir: { installed: 'thread-cwd', cwd: root, read: 'root' },
+          earlyBeforeChdir: { file: 'root', installed: 'thread-cwd', cwd: root, read: 'root' },
           early: child,
           earlyEval: sub,
           named: child,
