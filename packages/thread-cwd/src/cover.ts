@@ -298,7 +298,8 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
   const asked = paths[0] as number;
   const covered = function (this: unknown, ...args: unknown[]): unknown {
     const own = state.own as Own;
-    if (creates && (args[1] as { recursive?: unknown } | null)?.recursive) {
+    // Only a valid recursive mkdir of a relative path (anything else is fs's own to check and do).
+    if (creates && (args[1] as { recursive?: unknown } | null)?.recursive === true && toOs(own, args[0]) !== args[0]) {
       verify(own);
       // A deleted directory takes no new entry: the kernel's ENOENT, where a recursive mkdir would loop on the handle.
       if (own.dead) args = [args[0], { ...(args[1] as object), recursive: false }, ...args.slice(2)];
