@@ -76,6 +76,15 @@ describe.skipIf(nodes.length === 0 || process.platform !== 'linux')(
         expectKinds(seen, root, real);
       });
 
+      it("the main thread's uninstall() puts Worker back: a worker started then is not installed", () => {
+        const { root } = prepare(node);
+        expect(run(node, [script, 'appUninstalled', root], root)).toEqual({
+          covered: true,
+          restored: true,
+          after: { file: 'root', installed: null, cwd: root, read: 'root' },
+        });
+      });
+
       it("a Worker class taken before install(): in a chdir'd worker its new Worker throws ERR_CWDKIT_WORKER_CLASS_CAPTURED (never a worker in the wrong cwd); an ESM named import and one taken after follow", () => {
         const { root, sub, real } = prepare(node);
         const child = { ...real.child, installed: 'thread-cwd' };
