@@ -5,7 +5,7 @@ export default defineConfig({
   format: ['esm', 'cjs'],
   // One copy of the strategy shared by both entries in each format (CommonJS included), not one bundled into each.
   splitting: true,
-  // No shims: the CommonJS build finds its folder through `module.filename` (src/cover.ts ownFolder); a shim's
+  // No shims: the CommonJS build finds its folder through `module.filename` (src/workers.ts ownFolder); a shim's
   // `__filename` at load crashes a CJS copy bundled into an ES module. With splitting, the CJS chunks are made from
   // ESM ones and would keep `import.meta` (a SyntaxError in CommonJS): there it is defined away.
   esbuildOptions(options, { format }) {

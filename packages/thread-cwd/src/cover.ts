@@ -5,8 +5,6 @@ import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import process from 'node:process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import workerThreads from 'node:worker_threads';
 import { codedError } from '@cwdkit/core';
 import { handlePath, type Own, state, toOs, verify } from './state.js';
 
@@ -258,7 +256,7 @@ function fixError(error: unknown, pairs: readonly unknown[]): unknown {
   return error;
 }
 
-type Fn = (this: unknown, ...args: unknown[]) => unknown;
+export type Fn = (this: unknown, ...args: unknown[]) => unknown;
 
 /** `args` with each relative path joined to `own` (a copy), or `args` itself when none is relative. */
 function join(own: Own, paths: readonly number[], args: unknown[]): unknown[] {
@@ -296,7 +294,8 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
   const covered = function (this: unknown, ...args: unknown[]): unknown {
     const own = state.own as Own;
     // A deleted directory takes no new entry: the kernel's ENOENT, where a recursive mkdir would loop on the handle.
-    if (creates && (args[1] as { recursive?: unknown } | null)?.recursive) {
+    // Only a valid recursive mkdir of a relative path: anything else is fs's own to check and do.
+    if (creates && (args[1] as { recursive?: unknown } | null)?.recursive === true && toOs(own, args[0]) !== args[0]) {
       verify(own);
       if (own.dead) args = [args[0], { ...(args[1] as object), recursive: false }, ...args.slice(2)];
     }
@@ -383,50 +382,6 @@ function ownerOf(entry: Covered): [object, string] | undefined {
   return [host as object, key];
 }
 
-declare const module: { filename?: unknown } | undefined;
-
-/**
- * This file's folder (dist) as a URL: import.meta.url in the ESM build, the CommonJS module's filename in the CJS
- * build (tsup.config.ts defines import.meta.url there as undefined, and no shim's `__filename` crashes a CJS copy
- * bundled into an ES module); undefined when bundled (esbuild's wrapper `module` has no filename).
- */
-function ownFolder(): string | undefined {
-  const url =
-    import.meta.url ??
-    (typeof module === 'object' && typeof module?.filename === 'string' ? pathToFileURL(module.filename).href : '');
-  return url ? new URL('.', url).href : undefined;
-}
-
-/**
- * The setup entry, which a worker started by an installed worker preloads (trap 3: a new thread starts bare). The
- * CommonJS one, by `--require`: Node runs `--import` preloads for a worker from a file but not for an `eval` one.
- */
-const setupFile = ownFolder() && fileURLToPath(new URL('setup.cjs', ownFolder()));
-/** An execArgv entry that already installs thread-cwd in the worker (this setup entry, or cwdkit's register). */
-const installs = /thread-cwd[\\/](dist[\\/])?setup|cwdkit[\\/](dist[\\/])?register/;
-
-let warnedBundled = false;
-
-/** A Worker's options with the setup entry preloaded: its own execArgv, or this thread's, which it would inherit. */
-function withSetup(options: unknown): unknown {
-  const given = options !== null && typeof options === 'object' ? (options as { execArgv?: unknown }) : undefined;
-  const execArgv = given?.execArgv ?? process.execArgv;
-  // Not an array: the Worker constructor's own ERR_INVALID_ARG_TYPE, from the options as they were given.
-  if (!Array.isArray(execArgv) || execArgv.some((arg) => typeof arg === 'string' && installs.test(arg))) return options;
-  if (setupFile === undefined) {
-    if (!warnedBundled) {
-      warnedBundled = true;
-      process.emitWarning(
-        'thread-cwd was bundled, so a new worker cannot preload its setup entry: it starts in the process cwd, ' +
-          'without thread-cwd (keep @cwdkit/thread-cwd external to the bundle: --external:@cwdkit/thread-cwd)',
-        { code: 'CWDKIT_THREAD_CWD_BUNDLED' },
-      );
-    }
-    return options;
-  }
-  return { ...given, execArgv: [...execArgv, `--require=${setupFile}`] };
-}
-
 let warned = false;
 
 /** child_process's sync forms, by where their options are: (file, args?, options?); execSync (command, options?). */
@@ -437,10 +392,13 @@ const syncForms: Readonly<Record<string, (args: unknown[]) => number>> = {
 };
 
 /**
- * Puts the cover in place on this thread and returns its undo (install() in a worker). All or nothing: when one
- * function cannot be replaced (a frozen or read-only property), the ones already replaced are put back first.
+ * Replaces functions all or nothing: when one cannot be replaced (a frozen or read-only property), `replace` puts back
+ * the ones it already replaced and throws ERR_CWDKIT_INSTALL_REFUSED naming it. `undo` puts every original back.
  */
-export function cover(): () => void {
+export function patcher(): {
+  replace: (owner: object, key: string, make: (original: Fn) => Fn, label?: string) => void;
+  undo: () => void;
+} {
   const patches: Patch[] = [];
   const undo = () => {
     for (const { owner, key, value } of patches.reverse()) (owner as Record<string, unknown>)[key] = value;
@@ -466,6 +424,15 @@ export function cover(): () => void {
     }
     patches.push({ owner, key, value: original });
   };
+  return { replace, undo };
+}
+
+/**
+ * Puts the cover in place on this thread and returns its undo (install() in a worker). All or nothing: when one
+ * function cannot be replaced (a frozen or read-only property), the ones already replaced are put back first.
+ */
+export function cover(): () => void {
+  const { replace, undo } = patcher();
   for (const entry of coveredFunctions) {
     const found = ownerOf(entry);
     if (found) {
@@ -541,26 +508,6 @@ export function cover(): () => void {
         }
       },
     'process.dlopen',
-  );
-  // A Proxy, not a subclass: `instanceof` holds both ways, and the statics and prototype stay the original's.
-  replace(
-    workerThreads,
-    'Worker',
-    (original) =>
-      new Proxy(original, {
-        construct(target, args, newTarget) {
-          const filename = args[0];
-          // A cwd past PATH_MAX has no path to hand over (a relative filename gets path.resolve's own ERANGE).
-          if (state.own?.nameless && !(typeof filename === 'string' && /^\.\.?\//.test(filename))) {
-            throw codedError(
-              new Error("new Worker(): this thread's cwd is longer than PATH_MAX, so a new worker cannot start in it"),
-              'ERR_CWDKIT_CWD_TOO_LONG',
-            );
-          }
-          return Reflect.construct(target, [filename, withSetup(args[1]), ...args.slice(2)], newTarget);
-        },
-      }),
-    'worker_threads.Worker',
   );
   syncBuiltinESMExports(); // named imports of node:fs and friends follow (trap 15)
   const missed = uncovered();

@@ -17,6 +17,7 @@ import {
 import { createProvider as createProcessCwd } from '@cwdkit/sab-atomics';
 import { cover } from './cover.js';
 import { fsOriginals, handlePath, makeOwn, type Own, state, verify, viaHandle } from './state.js';
+import { coverWorkers } from './workers.js';
 
 export { coveredFunctions, type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';
 
@@ -90,7 +91,7 @@ function enter(target: string | Buffer, asked: string): void {
   const previous = state.own;
   state.own = entered;
   if (previous) closeSync(previous.fd);
-  // A nameless cwd cannot be handed over by its path: new Worker refuses instead (see cover.ts).
+  // A nameless cwd cannot be handed over by its path: new Worker refuses instead (see workers.ts).
   setEnvironmentData(HANDOFF, entered.nameless ? undefined : entered.bytes);
 }
 
@@ -172,7 +173,8 @@ export const strategy = defineStrategy({
               'ERR_CWDKIT_UNSUPPORTED_RUNTIME',
             );
           }
-          return () => {}; // the main thread's chdir is the real one: nothing else to cover
+          // The main thread's chdir is the real one: only its new workers need covering, to start installed.
+          return threadScoped ? coverWorkers() : () => {};
         },
       });
     }
@@ -191,8 +193,16 @@ export const strategy = defineStrategy({
       // the two must get the covered function (trap 15). Until this thread chdirs, a covered call costs one check.
       install() {
         const undo = cover();
+        let undoWorkers: () => void;
+        try {
+          undoWorkers = coverWorkers();
+        } catch (error) {
+          undo(); // all or nothing
+          throw error;
+        }
         state.installed = true;
         return () => {
+          undoWorkers();
           undo();
           state.installed = false;
           forget(); // a provider installed later starts in the process cwd, not in this one's

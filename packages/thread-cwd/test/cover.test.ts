@@ -37,6 +37,7 @@ const { readFileSync: namedBefore } = require('node:fs');
     'process.cwd': process.cwd,
     'process.chdir': process.chdir,
     'worker_threads.Worker': workerThreads.Worker,
+    'MessagePort.prototype.postMessage': workerThreads.MessagePort.prototype.postMessage,
   });
   const owner = ${ownerCode};
   const value = owner[${JSON.stringify(target)}];
@@ -69,7 +70,8 @@ const { readFileSync: namedBefore } = require('node:fs');
 describe.skipIf(process.platform !== 'linux')('cover() is all or nothing', () => {
   for (const build of ['esm', 'cjs'] as const) {
     for (const [ownerCode, target, label] of [
-      ['workerThreads', 'Worker', 'worker_threads.Worker'], // the last one: everything else was already replaced
+      ['workerThreads.MessagePort.prototype', 'postMessage', 'MessagePort.prototype.postMessage'], // the last one
+      ['workerThreads', 'Worker', 'worker_threads.Worker'], // after every function of fs and child_process
       ['fs.promises', 'writeFile', 'fs/promises.writeFile'], // in the middle
       ['fs', 'access', 'fs.access'], // the first one
     ] as const) {

@@ -1,0 +1,114 @@
+// What every worker gets, however it was started (issue #22 item 1 and trap 15): each scenario of
+// fixtures/workers.cjs in a real child process, on Node 22, 24 and 26, held against a process that really is there.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findRuntime } from '@cwdkit/conformance';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const script = path.join(import.meta.dirname, 'fixtures', 'workers.cjs');
+const cwdkit = path.join(import.meta.dirname, '..', '..', 'cwdkit', 'dist');
+const register = fs.realpathSync(path.join(cwdkit, 'register.cjs'));
+const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'thread-cwd-workers-')));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+const nodes = (['node22', 'node24', 'node26'] as const).flatMap((name) => {
+  const binary = findRuntime(name);
+  return binary ? [[name, binary] as const] : [];
+});
+let dirs = 0;
+
+function run(node: string, args: string[], cwd: string, env: Record<string, string> = {}) {
+  return JSON.parse(execFileSync(node, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env } }));
+}
+
+/** A fresh root (x.txt, sub/x.txt, probe.cjs in both), and the control: what a process really in sub sees. */
+function prepare(node: string) {
+  const root = path.join(scratch, `root-${dirs++}`);
+  run(node, [script, 'prepare', root], scratch);
+  const real = run(node, [script, 'real', root], path.join(root, 'sub'));
+  expect(real.cwd).toBe(path.join(root, 'sub')); // the control itself: a worker of a process in sub is in sub
+  return { root, sub: path.join(root, 'sub'), real };
+}
+
+describe.skipIf(nodes.length === 0 || process.platform !== 'linux')(
+  'the workers of a thread where thread-cwd is installed',
+  () => {
+    describe.each(nodes)('%s', (_name, node) => {
+      /** Each kind of worker the main thread starts: installed, its chdir its own, its worker in its cwd. */
+      function expectKinds(seen: Record<string, unknown>, root: string, real: { child: object }) {
+        const sub = path.join(root, 'sub');
+        const child = { ...real.child, installed: 'thread-cwd' }; // where the real process's worker is, and installed
+        for (const kind of ['file', 'execArgvEmpty', 'eval', 'envEmpty', 'shareEnv']) {
+          expect({ kind, ...(seen[kind] as object) }).toEqual({
+            kind,
+            file: 'root',
+            installed: 'thread-cwd',
+            cwd: root,
+            read: 'root',
+            chdir: sub,
+            after: 'sub',
+            child,
+          });
+        }
+        expect(seen.mainAfter).toEqual({ cwd: root, read: 'root' }); // no worker's chdir moved the process
+      }
+
+      it('CWDKIT_STRATEGY=thread-cwd node --import cwdkit/register: every kind of worker (a file, execArgv: [], eval, env: {}, SHARE_ENV) and its worker', () => {
+        const { root, real } = prepare(node);
+        const seen = run(node, ['--import', register, script, 'kinds', root], root, { CWDKIT_STRATEGY: 'thread-cwd' });
+        expect(seen.main).toBe('thread-cwd');
+        expectKinds(seen, root, real);
+      });
+
+      it('NODE_OPTIONS="$(npx cwdkit flag)": the same', () => {
+        const { root, real } = prepare(node);
+        const flag = execFileSync(node, [path.join(cwdkit, 'cli.js'), 'flag'], { encoding: 'utf8' }).trim();
+        const seen = run(node, [script, 'kinds', root], root, { CWDKIT_STRATEGY: 'thread-cwd', NODE_OPTIONS: flag });
+        expect(seen.main).toBe('thread-cwd');
+        expectKinds(seen, root, real);
+      });
+
+      it('install(createProvider()) in the main thread by the app, no flag: the workers it starts afterwards are installed', () => {
+        const { root, real } = prepare(node);
+        const seen = run(node, [script, 'app', root], root);
+        expect(seen.main).toBe('thread-cwd');
+        expectKinds(seen, root, real);
+      });
+
+      it("the main thread's uninstall() puts Worker back: a worker started then is not installed", () => {
+        const { root } = prepare(node);
+        expect(run(node, [script, 'appUninstalled', root], root)).toEqual({
+          covered: true,
+          restored: true,
+          after: { file: 'root', installed: null, cwd: root, read: 'root' },
+        });
+      });
+
+      it("a Worker class taken before install(): in a chdir'd worker its new Worker throws ERR_CWDKIT_WORKER_CLASS_CAPTURED (never a worker in the wrong cwd); an ESM named import and one taken after follow", () => {
+        const { root, sub, real } = prepare(node);
+        const child = { ...real.child, installed: 'thread-cwd' };
+        expect(run(node, [script, 'captured', root], root)).toEqual({
+          preloaded: false,
+          // Before the chdir the thread is in the process cwd: a bare worker starts in the right place.
+          earlyBeforeChdir: { file: 'root', installed: null, cwd: root, read: 'root' },
+          early: { threw: 'ERR_CWDKIT_WORKER_CLASS_CAPTURED' },
+          earlyEval: { threw: 'ERR_CWDKIT_WORKER_CLASS_CAPTURED' },
+          named: child,
+          late: child,
+          lateBare: child,
+        });
+        // Where the thread preloads the setup entry, the captured class's workers inherit it: installed, in its cwd.
+        expect(run(node, [script, 'capturedPreloaded', root], root)).toEqual({
+          preloaded: true,
+          earlyBeforeChdir: { file: 'root', installed: 'thread-cwd', cwd: root, read: 'root' },
+          early: child,
+          earlyEval: sub,
+          named: child,
+          late: child,
+          lateBare: child,
+        });
+      });
+    });
+  },
+);
