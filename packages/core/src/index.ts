@@ -10,6 +10,7 @@ export {
   checkCwdName,
   coldWorkerCwd,
   cwdAfterChdir,
+  deferSharedMemory,
   isMainThread,
   originals,
   osChdir,
@@ -18,5 +19,6 @@ export {
   runtime,
   runtimeCwd,
   runtimeWorkerCwdCoherent,
+  sharedMemoryTiming,
 } from './runtime.js';
 export { sharedMemory, threadState } from './shared.js';
