@@ -67,7 +67,8 @@ function readIntoMainCache(): string {
 
 /** Tells every worker to ask the OS again. Called after the chdir returned, never before (trap 1). */
 function bump(): void {
-  const shared = (state.generation ??= createGeneration());
+  state.generation ??= createGeneration(); // the first chdir publishes it where its creation waited
+  const shared = state.generation;
   if (shared) Atomics.store(shared, 0, ((shared[0] as number) + 1) & MASK);
 }
 
