@@ -275,7 +275,7 @@ describe('cwdkit/register', () => {
   );
 
   it('Node 24: the flag loads no builtin at start-up that an empty preload does not (worker_threads, streams, os)', async () => {
-    const load = async (preload: string, env: Record<string, string>) => {
+    const load = async (preload: string, env: NodeJS.ProcessEnv) => {
       const result = await run(node24, ['--import', preload, 'loaded.mjs'], { cwd: project, env });
       expect(result.stderr).toBe('');
       return JSON.parse(result.stdout) as { builtins: string[] };
