@@ -9,6 +9,7 @@ import { copyPackage, packageRoot, run, scratchDir, writeFile } from './helpers.
 
 const bin = path.join(packageRoot, '../../node_modules/.bin');
 let project: string;
+let mutexProject: string;
 
 beforeAll(() => {
   project = scratchDir('cwdkit-register-');
@@ -59,12 +60,13 @@ process.on('exit', () => {
     `import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getEnvironmentData, isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { createProvider } from '@cwdkit/sab-atomics';
 
+const strategy = process.env.CWDKIT_STRATEGY;
+const { createProvider } = await import(\`@cwdkit/\${strategy}\`);
 // Not from process.cwd(): on Deno the main thread's first cwd() is what publishes the shared memory.
 const home = path.dirname(fileURLToPath(import.meta.url));
 const dirs = Array.from({ length: 8 }, (_, i) => path.join(home, 'sub', 'd' + i));
-const shared = () => getEnvironmentData('cwdkit:sab-atomics.v1') instanceof SharedArrayBuffer;
+const shared = () => getEnvironmentData(\`cwdkit:\${strategy}.v1\`) instanceof SharedArrayBuffer;
 if (isMainThread) {
   const control = new Int32Array(new SharedArrayBuffer(12)); // [0] generation, [1] stop, [2] ready
   control[0] = -1;
@@ -154,9 +156,25 @@ if (isMainThread) {
 }
 `,
   );
+  // The same app with @cwdkit/mutex installed too, for the early-worker test (a failure test above needs it missing).
+  mutexProject = scratchDir('cwdkit-register-mutex-');
+  fs.cpSync(project, mutexProject, { recursive: true });
+  for (const part of ['dist', 'package.json']) {
+    fs.cpSync(path.join(packageRoot, '../mutex', part), path.join(mutexProject, 'node_modules/@cwdkit/mutex', part), {
+      recursive: true,
+    });
+  }
+  writeFile(path.join(mutexProject, 'package.json'), {
+    name: 'app',
+    private: true,
+    type: 'module',
+    dependencies: { cwdkit: '0.0.0', '@cwdkit/sab-atomics': '0.0.0', '@cwdkit/mutex': '0.0.0' },
+  });
 });
+
 afterAll(() => {
   fs.rmSync(project, { recursive: true, force: true });
+  fs.rmSync(mutexProject, { recursive: true, force: true });
 });
 
 describe('cwdkit/register', () => {
@@ -252,15 +270,19 @@ describe('cwdkit/register', () => {
   // Node 24.15+ and Deno defer the shared memory to the main thread's first chdir (Node) or cwd() (Deno): a worker
   // started before it is cold, and its own runtime's cwd is coherent there. Bun and Node 20/22 publish at start.
   const node24 = path.join(packageRoot, '../../node_modules/node24/bin/node');
-  it.each([
+  const early = [
     ['node 24', node24, ['--import', 'cwdkit/register', 'early.js'], true],
     ['node 20', process.execPath, ['--import', 'cwdkit/register', 'early.js'], false],
     ['bun', path.join(bin, 'bun'), ['--preload', 'cwdkit/register', 'early.js'], false],
     ['deno', path.join(bin, 'deno'), ['run', '--preload', 'npm:cwdkit/register', '-A', 'early.js'], true],
-  ] as const)(
-    '%s: a worker started before the first chdir sees every chdir, in lockstep and in a storm',
-    async (_runtime, command, args, deferred) => {
-      const result = await run(command, [...args], { cwd: project });
+  ] as const;
+  it.each(early.flatMap((entry) => ['sab-atomics', 'mutex'].map((strategy) => [entry[0], strategy, entry] as const)))(
+    '%s, %s: a worker started before the first chdir sees every chdir, in lockstep and in a storm',
+    async (_runtime, strategy, [, command, args, deferred]) => {
+      const result = await run(command, [...args], {
+        cwd: strategy === 'mutex' ? mutexProject : project,
+        env: { CWDKIT_STRATEGY: strategy },
+      });
       expect(result.stderr).toBe('');
       const report = JSON.parse(result.stdout);
       expect(report).toMatchObject({
