@@ -13,7 +13,7 @@ const processGlobal: Plugin = {
   renderChunk(code) {
     return {
       code: code
-        .replace(/__toESM\(require\("(?:node:)?process"\), 1\)/g, '{ default: globalThis.process }')
+        .replace(/__toESM\(require\("(?:node:)?process"\),\s*1\)/g, '{ default: globalThis.process }')
         .replace(/^import (\w+) from "(?:node:)?process";$/gm, 'const $1 = globalThis.process;'),
     };
   },
@@ -36,6 +36,10 @@ export default defineConfig([
     entry: ['src/register.ts'],
     format: ['cjs'],
     dts: true,
+    // Every process under the flag compiles this file: without comments and spaces V8 has ~60% less to scan. Names
+    // stay (the installed functions are named cwd, chdir and resolve, like the runtime's).
+    minifyWhitespace: true,
+    minifySyntax: true,
     target: 'node20',
     plugins: [processGlobal],
   },

@@ -1,7 +1,6 @@
-// Named imports and the global process: default imports become esbuild's interop copy of every property in the
-// CommonJS build, paid at start-up (see runtime.ts).
-import { constants } from 'node:os';
-import { getSystemErrorMap } from 'node:util';
+// The global process, and node:os / node:util loaded when the first error is built, not at load: every process under
+// the cwdkit/register flag loads core at start-up (see runtime.ts and shared.ts).
+import { builtin } from './shared.js';
 
 const { process } = globalThis;
 
@@ -68,7 +67,7 @@ let systemErrors: Map<number, [string, string]> | undefined | null = null;
 function systemErrorText(errno: number): string | undefined {
   if (systemErrors === null) {
     try {
-      systemErrors = getSystemErrorMap();
+      systemErrors = builtin<{ getSystemErrorMap(): Map<number, [string, string]> }>('node:util').getSystemErrorMap();
     } catch {
       systemErrors = undefined;
     }
@@ -76,9 +75,14 @@ function systemErrorText(errno: number): string | undefined {
   return systemErrors?.get(-errno)?.[1];
 }
 
+/** The errno number of an error code such as 'ENOENT', from node:os (loaded on the first error). */
+function errnoOf(code: string): number | undefined {
+  return builtin<{ constants: { errno: Record<string, number | undefined> } }>('node:os').constants.errno[code];
+}
+
 /** The error a failed chdir throws, shaped exactly like Node's own process.chdir error. */
 export function chdirError(code: string, from: string, dest: string, description?: string): ChdirError {
-  const errno = (constants.errno as Record<string, number | undefined>)[code];
+  const errno = errnoOf(code);
   const text = description ?? (errno === undefined ? undefined : systemErrorText(errno)) ?? code;
   const error = new Error(`${code}: ${text}, chdir '${from}' -> '${dest}'`) as ChdirError;
   if (errno !== undefined) error.errno = -errno;
@@ -104,7 +108,7 @@ const longNotFound =
  * runtime, whichever strategy answers), with `code` and `syscall: 'uv_cwd'`.
  */
 export function cwdError(code: string, description?: string): Error & { code: string; syscall: 'uv_cwd' } {
-  const errno = (constants.errno as Record<string, number | undefined>)[code];
+  const errno = errnoOf(code);
   const text =
     description ??
     (code === 'ENOENT' && longNotFound

@@ -10,6 +10,7 @@ export {
   checkCwdName,
   coldWorkerCwd,
   cwdAfterChdir,
+  deferSharedMemory,
   isMainThread,
   originals,
   osChdir,
@@ -18,6 +19,7 @@ export {
   runtime,
   runtimeCwd,
   runtimeWorkerCwdCoherent,
+  sharedMemoryTiming,
   tooLongForOs,
 } from './runtime.js';
 export { sharedMemory, threadState } from './shared.js';

@@ -332,3 +332,30 @@ export function coldWorkerCwd(): { cwd: () => string; invalidate: () => void } {
     },
   };
 }
+
+/** Set by cwdkit/register before it loads the strategy (deferSharedMemory): shared by every copy of core. */
+const deferral = threadState('defer-shared-memory', () => ({ requested: false }));
+
+/**
+ * Asks the strategies loaded from now on in this thread to create their shared memory for workers on first need
+ * instead of when they load, where that is safe (see sharedMemoryTiming). cwdkit/register calls it: creating the
+ * memory loads worker_threads (~2.5 ms of Node's start-up, ~5 ms of Deno's), paid by every process under the flag.
+ */
+export function deferSharedMemory(): void {
+  deferral.requested = true;
+}
+
+/**
+ * When the main thread creates a strategy's shared memory (sharedMemory()) for the workers it starts; a worker
+ * started before that is cold (coldWorkerCwd).
+ * - 'load': when the strategy loads. Always unless deferSharedMemory() was called, and on Bun and Node 20/22, where
+ *   a cold worker asks the OS on every call.
+ * - 'first-read': the first cwd(), chdir() or invalidate(). Deno: a cold worker asks Deno.cwd(), which is coherent.
+ * - 'first-chdir': the first chdir() or invalidate(). Node 24.15+: a cold worker's own process.cwd() is coherent and
+ *   as fast as the cache, and Node's module loader itself reads the cwd right after the preload (a first read would
+ *   come in every start-up).
+ */
+export function sharedMemoryTiming(): 'load' | 'first-read' | 'first-chdir' {
+  if (!deferral.requested || !isMainThread) return 'load';
+  return runtime === 'deno' ? 'first-read' : runtimeWorkerCwdCoherent ? 'first-chdir' : 'load';
+}

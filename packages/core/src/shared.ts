@@ -1,16 +1,50 @@
-import { getEnvironmentData, isMainThread as isNodeMainThread, setEnvironmentData } from 'node:worker_threads';
+// No import of node:worker_threads at load: on Node it loads all of streams (~2.5 ms and 2 MiB of every start-up under
+// the cwdkit/register flag), on Bun ~4 ms, on Deno ~5 ms. It is loaded on first need (builtin), which on the main
+// thread is the first sharedMemory() call and in a worker costs nothing on Node (the worker's bootstrap loaded it).
 
-interface WebWorkerGlobals {
+interface GlobalsWithRuntimes {
+  process: { getBuiltinModule(id: string): unknown; moduleLoadList?: readonly string[] };
+  Bun?: { isMainThread?: boolean };
+  Deno?: unknown;
+  Window?: abstract new () => unknown;
   WorkerGlobalScope?: abstract new () => unknown;
 }
-const { WorkerGlobalScope } = globalThis as WebWorkerGlobals;
+const globals = globalThis as unknown as GlobalsWithRuntimes;
+
+/** A builtin module, loaded when first asked for (process.getBuiltinModule: Node 20.16+, Bun, Deno). */
+export function builtin<T>(id: string): T {
+  return globals.process.getBuiltinModule(id) as T;
+}
+
+interface WorkerThreads {
+  readonly isMainThread: boolean;
+  getEnvironmentData(key: string): unknown;
+  setEnvironmentData(key: string, value: unknown): void;
+}
+const workerThreads = () => builtin<WorkerThreads>('node:worker_threads');
+
+/**
+ * True where the main thread is known without loading worker_threads, where a false true is impossible: on Node a
+ * worker's bootstrap always loads internal/worker/io (a main thread has it only once something loaded worker_threads);
+ * Bun says so itself; on Deno the main thread's global object is a Window, a worker's (web or worker_threads) a
+ * DedicatedWorkerGlobalScope. Otherwise undefined: worker_threads decides.
+ */
+function knownMainThread(): true | undefined {
+  const { Bun, Deno, Window } = globals;
+  if (Bun !== undefined) return Bun.isMainThread === true ? true : undefined;
+  if (Deno !== undefined) return typeof Window === 'function' && globalThis instanceof Window ? true : undefined;
+  const loaded = globals.process.moduleLoadList;
+  return Array.isArray(loaded) && !loaded.includes('NativeModule internal/worker/io') ? true : undefined;
+}
 
 /**
  * Whether this is the process's main thread. Not worker_threads' `isMainThread` alone: inside Deno's web `Worker`
  * (`new Worker(url, { type: 'module' })`) that says true (trap 10), so a web worker is recognised by its global scope.
  */
 export const isMainThread: boolean =
-  isNodeMainThread && !(typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope);
+  knownMainThread() ??
+  (workerThreads().isMainThread &&
+    !(typeof globals.WorkerGlobalScope === 'function' && globalThis instanceof globals.WorkerGlobalScope));
 
 /**
  * State of one thread that every copy of a strategy module shares (an ESM and a CJS copy of one package included):
@@ -30,6 +64,7 @@ export function threadState<T>(key: string, create: () => T): T {
  */
 export function sharedMemory(key: string, byteLength: number): SharedArrayBuffer | undefined {
   const name = `cwdkit:${key}`;
+  const { getEnvironmentData, setEnvironmentData } = workerThreads();
   const found = getEnvironmentData(name);
   if (found instanceof SharedArrayBuffer) return found;
   if (!isMainThread) return undefined;

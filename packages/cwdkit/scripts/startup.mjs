@@ -11,8 +11,9 @@
 //
 // --config: none (no config file: the default preference list), file (cwdkit.config.json names the first
 // strategy), env (CWDKIT_STRATEGY names it). --extra adds a third variant, a preload of that file (e.g. one that
-// imports only node:worker_threads, to measure the floor). --from takes the built packages from another checkout of
-// the repository (e.g. main), for a before/after comparison run at the same time as this one.
+// imports only node:worker_threads, to measure the floor). --from adds the register of another checkout of the
+// repository (e.g. main; repeatable), each in a project of its own, alternating with this one's: before and after
+// measured in the same rounds.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,11 +29,10 @@ const { values } = parseArgs({
     config: { type: 'string', default: 'none,file,env' },
     strategies: { type: 'string', default: 'sab-atomics' },
     extra: { type: 'string', multiple: true, default: [] },
-    from: { type: 'string' },
+    from: { type: 'string', multiple: true, default: [] },
   },
 });
 const rounds = Number(values.rounds);
-const packages = path.join(values.from ? path.resolve(values.from) : root, 'packages');
 const strategies = values.strategies.split(',');
 
 const runtimes = {
@@ -46,23 +46,34 @@ const runtimes = {
   },
 };
 
-const project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cwdkit-startup-')));
-function copy(from, to, parts) {
-  for (const part of parts) {
-    const source = path.join(packages, from, part);
-    if (fs.existsSync(source)) fs.cpSync(source, path.join(project, 'node_modules', to, part), { recursive: true });
-  }
+/** A fresh project in a temporary folder with the built packages of `checkout` in its node_modules. */
+function makeProject(checkout) {
+  const packages = path.join(checkout, 'packages');
+  const project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cwdkit-startup-')));
+  const copy = (from, to, parts) => {
+    for (const part of parts) {
+      const source = path.join(packages, from, part);
+      if (fs.existsSync(source)) fs.cpSync(source, path.join(project, 'node_modules', to, part), { recursive: true });
+    }
+  };
+  copy('cwdkit', 'cwdkit', ['dist', 'bin', 'register', 'package.json']);
+  copy('core', '@cwdkit/core', ['dist', 'package.json']);
+  for (const name of strategies) copy(name, `@cwdkit/${name}`, ['dist', 'prebuilds', 'build', 'package.json']);
+  const dependencies = Object.fromEntries([
+    ['cwdkit', '0.0.0'],
+    ...strategies.map((name) => [`@cwdkit/${name}`, '0.0.0']),
+  ]);
+  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, dependencies }));
+  fs.writeFileSync(path.join(project, 'empty.mjs'), '');
+  fs.writeFileSync(path.join(project, 'app.mjs'), '');
+  return project;
 }
-copy('cwdkit', 'cwdkit', ['dist', 'bin', 'register', 'package.json']);
-copy('core', '@cwdkit/core', ['dist', 'package.json']);
-for (const name of strategies) copy(name, `@cwdkit/${name}`, ['dist', 'prebuilds', 'build', 'package.json']);
-const dependencies = Object.fromEntries([
-  ['cwdkit', '0.0.0'],
-  ...strategies.map((name) => [`@cwdkit/${name}`, '0.0.0']),
-]);
-fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, dependencies }));
-fs.writeFileSync(path.join(project, 'empty.mjs'), '');
-fs.writeFileSync(path.join(project, 'app.mjs'), '');
+const project = makeProject(root);
+const others = values.from.map((checkout) => ({
+  label: path.basename(path.resolve(checkout)),
+  project: makeProject(path.resolve(checkout)),
+}));
+const projects = [project, ...others.map((other) => other.project)];
 const extras = values.extra.map((file, index) => {
   const name = `extra${index}.mjs`;
   fs.copyFileSync(path.resolve(file), path.join(project, name));
@@ -79,10 +90,10 @@ _, status, ru = os.wait4(pid, 0)
 wall = time.perf_counter_ns() - t
 os.write(3, f"{wall} {round((ru.ru_utime + ru.ru_stime) * 1e6)} {ru.ru_maxrss} {os.waitstatus_to_exitcode(status)}".encode())`;
 
-function once(runtime, module, env) {
+function once(runtime, module, env, cwd = project) {
   const { bin, args } = runtimes[runtime];
   const result = spawnSync('python3', ['-S', '-c', TIMER, bin, ...args(module), 'app.mjs'], {
-    cwd: project,
+    cwd,
     env: { ...process.env, NODE_OPTIONS: '', CWDKIT_STRATEGY: '', ...env },
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
@@ -105,9 +116,11 @@ console.log(`# cwdkit/register start-up, ${rounds} alternating rounds, medians (
 console.log('runtime | config | variant | wall ms | cpu ms | rss MiB | Δwall (paired) | Δcpu | Δrss');
 for (const runtime of values.runtime.split(',')) {
   for (const config of values.config.split(',')) {
-    fs.rmSync(path.join(project, 'cwdkit.config.json'), { force: true });
-    if (config === 'file') {
-      fs.writeFileSync(path.join(project, 'cwdkit.config.json'), JSON.stringify({ strategy: strategies[0] }));
+    for (const folder of projects) {
+      fs.rmSync(path.join(folder, 'cwdkit.config.json'), { force: true });
+      if (config === 'file') {
+        fs.writeFileSync(path.join(folder, 'cwdkit.config.json'), JSON.stringify({ strategy: strategies[0] }));
+      }
     }
     const env = config === 'env' ? { CWDKIT_STRATEGY: strategies[0] } : {};
     const variants = [
@@ -115,12 +128,14 @@ for (const runtime of values.runtime.split(',')) {
       { label: 'register', module: 'cwdkit/register' },
     ];
     variants.push(...extras);
-    for (const variant of variants) once(runtime, variant.module, env); // warm the file cache
+    for (const other of others)
+      variants.push({ label: `register@${other.label}`, module: 'cwdkit/register', cwd: other.project });
+    for (const variant of variants) once(runtime, variant.module, env, variant.cwd); // warm the file cache
     const samples = variants.map(() => []);
     for (let round = 0; round < rounds; round++) {
       for (let k = 0; k < variants.length; k++) {
         const index = (k + round) % variants.length;
-        samples[index].push(once(runtime, variants[index].module, env));
+        samples[index].push(once(runtime, variants[index].module, env, variants[index].cwd));
       }
     }
     const base = samples[0];
@@ -136,4 +151,4 @@ for (const runtime of values.runtime.split(',')) {
     });
   }
 }
-fs.rmSync(project, { recursive: true, force: true });
+for (const folder of projects) fs.rmSync(folder, { recursive: true, force: true });

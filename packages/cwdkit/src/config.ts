@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { dirname, join } from 'node:path';
 import type { StrategyDefinition } from '@cwdkit/core';
 import { exists, projectRoot, readJsonFile } from './files.js';
 
@@ -56,15 +56,15 @@ export interface FoundConfig {
  */
 export function findConfig(start: string): FoundConfig | undefined {
   const root = projectRoot(start) ?? start;
-  for (let dir = start; ; dir = path.dirname(dir)) {
+  for (let dir = start; ; dir = dirname(dir)) {
     for (const name of CONFIG_FILES) {
-      const file = path.join(dir, name);
+      const file = join(dir, name);
       if (!exists(file)) continue;
       const value = readJsonFile(file);
       if (name !== 'package.json') return { file, value };
       const key = (value as { cwdkit?: unknown } | null)?.cwdkit;
       if (key !== undefined) return { file, value: key };
     }
-    if (dir === root || path.dirname(dir) === dir) return undefined;
+    if (dir === root || dirname(dir) === dir) return undefined;
   }
 }

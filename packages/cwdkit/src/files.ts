@@ -1,5 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { codedError } from '@cwdkit/core';
 
 /** A config file or a package.json larger than this is refused, never read. */
@@ -11,7 +11,7 @@ export function configFileError(file: string, problem: string, cause?: unknown):
 
 /** Whether something exists at `file` (a dangling symlink counts: reading it then fails with a clear error). */
 export function exists(file: string): boolean {
-  return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  return lstatSync(file, { throwIfNoEntry: false }) !== undefined;
 }
 
 /**
@@ -21,13 +21,13 @@ export function exists(file: string): boolean {
 export function readJsonFile(file: string): unknown {
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     throw configFileError(file, `cannot be read (${(error as Error).message})`, error);
   }
   let text: string;
   try {
-    const stats = fs.fstatSync(fd);
+    const stats = fstatSync(fd);
     if (!stats.isFile()) throw configFileError(file, 'is not a regular file');
     if (stats.size > MAX_FILE_BYTES) {
       throw configFileError(file, `is larger than ${MAX_FILE_BYTES} bytes (${stats.size}): a config file is small`);
@@ -49,7 +49,7 @@ export function readJsonFile(file: string): unknown {
     if ((error as { code?: string }).code === 'ERR_CWDKIT_CONFIG_FILE') throw error;
     throw configFileError(file, `cannot be read (${(error as Error).message})`, error);
   } finally {
-    fs.closeSync(fd);
+    closeSync(fd);
   }
   if (text.trim() === '') throw configFileError(file, 'is empty: write {"strategy": "<name>"} in it, or delete it');
   try {
@@ -62,7 +62,7 @@ export function readJsonFile(file: string): unknown {
 /** Reads from `fd` into `buffer` from `length` on, until the buffer is full or the file ends; the bytes now held. */
 function readInto(fd: number, buffer: Buffer, length: number): number {
   for (let read = -1; read !== 0 && length < buffer.length; length += read) {
-    read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+    read = readSync(fd, buffer, length, buffer.length - length, null);
   }
   return length;
 }
@@ -70,8 +70,8 @@ function readInto(fd: number, buffer: Buffer, length: number): number {
 /** The nearest directory from `start` upwards, inclusive, that holds a package.json or .git: the project root. */
 export function projectRoot(start: string): string | undefined {
   for (let dir = start; ; ) {
-    if (exists(path.join(dir, 'package.json')) || exists(path.join(dir, '.git'))) return dir;
-    const parent = path.dirname(dir);
+    if (exists(join(dir, 'package.json')) || exists(join(dir, '.git'))) return dir;
+    const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
   }

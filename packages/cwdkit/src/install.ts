@@ -26,6 +26,8 @@ interface Slot {
 const state = threadState('install', () => ({
   installed: undefined as string | undefined,
   capabilities: undefined as CwdCapabilities | undefined,
+  /** The installed provider itself: a hand-made one with no strategy name is the same strategy only as itself. */
+  provider: undefined as CwdProvider | undefined,
 }));
 
 function targets(threadScoped: boolean): [object, Key, string][] {
@@ -92,17 +94,21 @@ function capabilityDifference(installed: CwdCapabilities | undefined, given: Cwd
     .join('; ');
 }
 
+/** "a sab-atomics", "an unnamed". */
+const an = (name: string, start = false) => `${start ? 'A' : 'a'}${/^[aeiou]/.test(name) ? 'n' : ''} ${name}`;
+
 /** install() while another provider is installed: the same strategy with the same promises is already done. */
 function alreadyInstalled(provider: CwdProvider): () => void {
   const strategy = provider.strategy ?? 'unnamed';
   const difference = capabilityDifference(state.capabilities, provider.capabilities);
-  if (strategy === state.installed && difference === '') return function uninstall(): void {};
-  const same = strategy === state.installed;
-  const given = same ? `another ${strategy} one with other capabilities (${difference})` : `a ${strategy} one`;
+  const named = typeof provider.strategy === 'string' && typeof state.provider?.strategy === 'string';
+  const same = named ? provider.strategy === state.installed : provider === state.provider;
+  if (same && difference === '') return function uninstall(): void {};
+  const given = same ? `another ${strategy} one with other capabilities (${difference})` : `${an(strategy)} one`;
   const fix = same ? 'give it the same options (cwdkit.config.json)' : `let it choose ${strategy} (CWDKIT_STRATEGY)`;
   throw codedError(
     new Error(
-      `A ${state.installed} CwdProvider is already installed on this thread, and install() was given ${given}. ` +
+      `${an(state.installed ?? '', true)} CwdProvider is already installed on this thread, and install() was given ${given}. ` +
         `If the cwdkit/register flag installed it (--import, --preload or NODE_OPTIONS), remove the flag or ${fix}; ` +
         'otherwise call the uninstall() that the first install() returned before installing another.',
     ),
@@ -206,6 +212,7 @@ export function install(provider: CwdProvider): () => void {
   syncNamedImports();
   state.installed = provider.strategy ?? 'unnamed';
   state.capabilities = provider.capabilities;
+  state.provider = provider;
 
   return function uninstall(): void {
     if (!active) return;
@@ -215,5 +222,6 @@ export function install(provider: CwdProvider): () => void {
     syncNamedImports();
     state.installed = undefined;
     state.capabilities = undefined;
+    state.provider = undefined;
   };
 }

@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import { basename, dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -20,6 +19,7 @@ import {
   isExplicitPath,
   ownPackage,
   packageEntry,
+  requireFile,
   strategyFolders,
 } from './strategies.js';
 
@@ -229,7 +229,7 @@ function fromConfigFile(cwd: string | undefined): Plan | undefined {
   if (found === undefined) return undefined;
   const { file } = found;
   // In package.json the config sits under the "cwdkit" key: name keys the way the user sees them.
-  const prefix = path.basename(file) === 'package.json' ? 'cwdkit.' : '';
+  const prefix = basename(file) === 'package.json' ? 'cwdkit.' : '';
   const { requests, options } = readConfig(
     found.value,
     (key, problem) => {
@@ -244,7 +244,7 @@ function fromConfigFile(cwd: string | undefined): Plan | undefined {
       'ERR_CWDKIT_INVALID_CONFIG',
     );
   }
-  const base = path.dirname(file);
+  const base = dirname(file);
   return {
     requests,
     options,
@@ -302,13 +302,13 @@ function locate(request: Entry, plan: Plan, known: () => Map<string, DeclaredStr
   if (typeof request !== 'string')
     return { request: String(request.name), definition: request as StrategyDefinition<unknown> };
   if (plan.source.kind !== 'environment' && isExplicitPath(request)) {
-    if (plan.base === undefined && !request.startsWith('file:') && !path.isAbsolute(request)) {
+    if (plan.base === undefined && !request.startsWith('file:') && !isAbsolute(request)) {
       throw codedError(
         new Error(`The cwdkit strategy module ${JSON.stringify(request)} is relative, but the cwd is gone`),
         'ERR_CWDKIT_STRATEGY_NOT_INSTALLED',
       );
     }
-    const file = request.startsWith('file:') ? fileURLToPath(request) : path.resolve(plan.base ?? '/', request);
+    const file = request.startsWith('file:') ? fileURLToPath(request) : resolvePath(plan.base ?? '/', request);
     if (!exists(file)) {
       throw codedError(
         new Error(`The cwdkit strategy module ${JSON.stringify(request)} was not found (${file})`),
@@ -569,7 +569,7 @@ function selectSync(config: unknown, caller: string): StrategySelection {
       const file = selecting.file(candidate, 'require');
       let exports: unknown;
       try {
-        exports = file === undefined ? undefined : createRequire(file)(file);
+        exports = file === undefined ? undefined : requireFile(file);
       } catch (error) {
         throw loadFailed(candidate.request, error);
       }

@@ -1,5 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { readdirSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exists, projectRoot, readJsonFile } from './files.js';
 
@@ -14,7 +14,7 @@ export interface DeclaredStrategy {
 function candidatePackages(nodeModules: string): string[] {
   const list = (dir: string) => {
     try {
-      return fs.readdirSync(dir);
+      return readdirSync(dir);
     } catch {
       return [];
     }
@@ -23,7 +23,7 @@ function candidatePackages(nodeModules: string): string[] {
   for (const entry of list(nodeModules)) {
     if (entry.startsWith('cwdkit-')) found.push(entry);
     else if (entry.startsWith('@')) {
-      for (const inner of list(path.join(nodeModules, entry))) {
+      for (const inner of list(join(nodeModules, entry))) {
         if (entry === '@cwdkit' || inner.startsWith('cwdkit-')) found.push(`${entry}/${inner}`);
       }
     }
@@ -32,7 +32,7 @@ function candidatePackages(nodeModules: string): string[] {
 }
 
 function declaredName(directory: string): string | undefined {
-  const file = path.join(directory, 'package.json');
+  const file = join(directory, 'package.json');
   if (!exists(file)) return undefined;
   try {
     const manifest = readJsonFile(file) as { cwdkit?: { strategy?: unknown } } | null;
@@ -51,7 +51,7 @@ export function declaredStrategies(folders: readonly string[]): Map<string, Decl
   const found = new Map<string, DeclaredStrategy>();
   for (const nodeModules of folders) {
     for (const packageName of candidatePackages(nodeModules)) {
-      const directory = path.join(nodeModules, packageName);
+      const directory = join(nodeModules, packageName);
       const name = declaredName(directory);
       if (name !== undefined && !found.has(name)) found.set(name, { name, packageName, directory });
     }
@@ -59,7 +59,7 @@ export function declaredStrategies(folders: readonly string[]): Map<string, Decl
   return found;
 }
 
-declare const module: { filename?: unknown } | undefined;
+declare const module: { filename?: unknown; require?: (id: string) => unknown } | undefined;
 
 /**
  * This file, or undefined when a bundle does not say: import.meta.url in the ESM build, the CommonJS module's filename
@@ -77,15 +77,27 @@ function ownFile(): string | undefined {
 }
 
 /**
+ * require() of an absolute file: the CommonJS build's own (the preload's: node:module is not loaded at start-up for
+ * it), else one from node:module.
+ */
+export function requireFile(file: string): unknown {
+  if (typeof module === 'object' && typeof module?.require === 'function') return module.require(file);
+  const { createRequire } = (
+    process as unknown as { getBuiltinModule(id: string): { createRequire(from: string): (id: string) => unknown } }
+  ).getBuiltinModule('node:module');
+  return createRequire(file)(file);
+}
+
+/**
  * The cwdkit package this code runs from, or undefined when it was bundled into an app (then it has no
  * node_modules of its own, and strategies must be passed as objects).
  */
 export const ownPackage: string | undefined = (() => {
   const file = ownFile();
   if (file === undefined) return undefined;
-  const directory = path.dirname(path.dirname(file)); // dist/index.js → the package
+  const directory = dirname(dirname(file)); // dist/index.js → the package
   try {
-    const manifest = readJsonFile(path.join(directory, 'package.json')) as { name?: unknown };
+    const manifest = readJsonFile(join(directory, 'package.json')) as { name?: unknown };
     return manifest.name === 'cwdkit' ? directory : undefined;
   } catch {
     return undefined;
@@ -98,25 +110,22 @@ export const ownPackage: string | undefined = (() => {
  * NODE_PATH or $HOME.
  */
 export function strategyFolders(selecting: string | undefined, project: string | undefined): string[] {
-  const folders: string[] = project === undefined ? [] : [path.join(project, 'node_modules')];
+  const folders: string[] = project === undefined ? [] : [join(project, 'node_modules')];
   if (selecting !== undefined) {
-    const parts = selecting.split(path.sep);
+    const parts = selecting.split(sep);
     const first = parts.indexOf('node_modules');
     // Installed: the project is the folder that holds the first node_modules. In a source checkout: its root.
-    const top =
-      first > 0
-        ? parts.slice(0, first).join(path.sep) || path.sep
-        : (projectRoot(path.dirname(selecting)) ?? selecting);
-    for (let dir = selecting; ; dir = path.dirname(dir)) {
-      if (path.basename(dir) !== 'node_modules') folders.push(path.join(dir, 'node_modules'));
-      if (dir === top || path.dirname(dir) === dir) break;
+    const top = first > 0 ? parts.slice(0, first).join(sep) || sep : (projectRoot(dirname(selecting)) ?? selecting);
+    for (let dir = selecting; ; dir = dirname(dir)) {
+      if (basename(dir) !== 'node_modules') folders.push(join(dir, 'node_modules'));
+      if (dir === top || dirname(dir) === dir) break;
     }
   }
   return [...new Set(folders)];
 }
 
 /** A path the user wrote on purpose (`./`, `../`, absolute, `file:`): the only module specifiers cwdkit loads. */
-export const isExplicitPath = (request: string) => /^(\.\.?[/\\]|\/|file:)/.test(request) || path.isAbsolute(request);
+export const isExplicitPath = (request: string) => /^(\.\.?[/\\]|\/|file:)/.test(request) || isAbsolute(request);
 
 type Conditions = readonly string[];
 
@@ -141,7 +150,7 @@ function pickTarget(target: unknown, conditions: Conditions): string | undefined
 
 /** The file a package's main entry points to for `import` (or `require`), read from its package.json "exports". */
 export function packageEntry(directory: string, kind: 'import' | 'require'): string {
-  const manifest = readJsonFile(path.join(directory, 'package.json')) as {
+  const manifest = readJsonFile(join(directory, 'package.json')) as {
     exports?: unknown;
     main?: unknown;
   };
@@ -157,5 +166,5 @@ export function packageEntry(directory: string, kind: 'import' | 'require'): str
         ? manifest.main
         : 'index.js';
   if (target === undefined) throw new Error(`${directory}/package.json exports nothing for "${kind}"`);
-  return path.resolve(directory, target);
+  return resolvePath(directory, target);
 }

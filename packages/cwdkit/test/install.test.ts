@@ -155,6 +155,35 @@ describe('install()', () => {
     expect(path.resolve).toBe(pristineResolve);
   });
 
+  it('two hand-made providers with no strategy name are two strategies: the second throws, the first again is a no-op', () => {
+    // As a hand-made strategy might: buildProvider with no `strategy` (the type asks for one).
+    const unnamed = () =>
+      buildProvider({
+        capabilities: { workerCoherent: true, chdirFromWorker: false, externalChange: 'immediate' },
+        cwd: readOsCwd,
+        chdir: osChdir,
+        invalidate() {},
+      } as unknown as Parameters<typeof buildProvider>[0]);
+    const first = unnamed();
+    const uninstall = install(first);
+    try {
+      const swapped = { cwd: process.cwd, chdir: process.chdir, resolve: path.resolve };
+      expect(() => install(unnamed())).toThrow(
+        expect.objectContaining({
+          code: 'ERR_CWDKIT_ALREADY_INSTALLED',
+          message: expect.stringMatching(/^An unnamed CwdProvider is already installed.*given an unnamed one/),
+        }),
+      );
+      expect({ cwd: process.cwd, chdir: process.chdir, resolve: path.resolve }).toEqual(swapped);
+      install(first)(); // the very same provider: a no-op, and its uninstall too
+      expect(process.cwd).toBe(swapped.cwd);
+      expect(installed()).toBe('unnamed');
+    } finally {
+      uninstall();
+    }
+    expect(process.cwd).toBe(pristine.cwd);
+  });
+
   it('the same strategy with other capabilities throws and names the difference', () => {
     const uninstall = install(counting().provider);
     try {

@@ -9,6 +9,7 @@ import { copyPackage, packageRoot, run, scratchDir, writeFile } from './helpers.
 
 const bin = path.join(packageRoot, '../../node_modules/.bin');
 let project: string;
+let mutexProject: string;
 
 beforeAll(() => {
   project = scratchDir('cwdkit-register-');
@@ -28,6 +29,7 @@ beforeAll(() => {
     cwdkit: { strategy: 'sab-atomics' },
   });
   fs.mkdirSync(path.join(project, 'sub'));
+  for (let i = 0; i < 8; i++) fs.mkdirSync(path.join(project, 'sub', `d${i}`));
   // A strategy package that fails to load, with a message of two lines.
   writeFile(path.join(project, 'node_modules/cwdkit-broken/package.json'), {
     name: 'cwdkit-broken',
@@ -48,6 +50,80 @@ const { cache } = createRequire(import.meta.url);
 process.on('exit', () => {
   console.log(JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(cache) }));
 });
+`,
+  );
+  // Under the flag: a worker started before the main thread's first chdir, then 50 lockstep chdirs and a storm of
+  // 2000 (the worker reads in a loop, each read checked against the directories current during it), then a worker
+  // started after them. Every worker makes a provider of its own (Bun and Deno workers run no preload).
+  writeFile(
+    path.join(project, 'early.js'),
+    `import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getEnvironmentData, isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+
+const strategy = process.env.CWDKIT_STRATEGY;
+const { createProvider } = await import(\`@cwdkit/\${strategy}\`);
+// Not from process.cwd(): on Deno the main thread's first cwd() is what publishes the shared memory.
+const home = path.dirname(fileURLToPath(import.meta.url));
+const dirs = Array.from({ length: 8 }, (_, i) => path.join(home, 'sub', 'd' + i));
+const shared = () => getEnvironmentData(\`cwdkit:\${strategy}.v1\`) instanceof SharedArrayBuffer;
+if (isMainThread) {
+  const control = new Int32Array(new SharedArrayBuffer(12)); // [0] generation, [1] stop, [2] ready
+  control[0] = -1;
+  const start = () => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { control: control.buffer } });
+    const messages = [];
+    const waiting = [];
+    worker.on('message', (m) => (waiting.length ? waiting.shift()(m) : messages.push(m)));
+    const next = () => (messages.length ? Promise.resolve(messages.shift()) : new Promise((r) => waiting.push(r)));
+    return { worker, next };
+  };
+  const early = start();
+  const report = { early: await early.next() };
+  let lockstep = 0;
+  for (let i = 0; i < 50; i++) {
+    process.chdir(dirs[i % dirs.length]);
+    early.worker.postMessage('cwd');
+    if ((await early.next()) === dirs[i % dirs.length]) lockstep++;
+  }
+  process.chdir(home);
+  early.worker.postMessage('storm');
+  while (Atomics.load(control, 2) === 0);
+  for (let i = 0; i < 2000; i++) {
+    process.chdir(dirs[i % dirs.length]);
+    Atomics.store(control, 0, i);
+    for (const until = performance.now() + 0.02; performance.now() < until; );
+  }
+  Atomics.store(control, 1, 1);
+  report.storm = await early.next();
+  report.lockstep = lockstep;
+  const late = start();
+  report.late = await late.next();
+  process.chdir(home);
+  await Promise.all([early.worker.terminate(), late.worker.terminate()]);
+  console.log(JSON.stringify(report));
+} else {
+  const provider = createProvider();
+  parentPort.postMessage({ shared: shared(), cold: provider.capabilities.cold ?? false });
+  const control = new Int32Array(workerData.control);
+  const expected = (k) => (k < 0 ? home : dirs[k % dirs.length]);
+  parentPort.on('message', (m) => {
+    if (m === 'cwd') return parentPort.postMessage(provider.cwd());
+    let reads = 0;
+    let stale = 0;
+    Atomics.store(control, 2, 1);
+    while (Atomics.load(control, 1) === 0) {
+      const first = Atomics.load(control, 0);
+      const cwd = provider.cwd();
+      const second = Atomics.load(control, 0);
+      reads++;
+      let ok = false;
+      for (let k = first; k <= second + 1 && !ok; k++) ok = cwd === expected(k);
+      if (!ok) stale++;
+    }
+    parentPort.postMessage({ reads, stale });
+  });
+}
 `,
   );
   writeFile(
@@ -80,9 +156,25 @@ if (isMainThread) {
 }
 `,
   );
+  // The same app with @cwdkit/mutex installed too, for the early-worker test (a failure test above needs it missing).
+  mutexProject = scratchDir('cwdkit-register-mutex-');
+  fs.cpSync(project, mutexProject, { recursive: true });
+  for (const part of ['dist', 'package.json']) {
+    fs.cpSync(path.join(packageRoot, '../mutex', part), path.join(mutexProject, 'node_modules/@cwdkit/mutex', part), {
+      recursive: true,
+    });
+  }
+  writeFile(path.join(mutexProject, 'package.json'), {
+    name: 'app',
+    private: true,
+    type: 'module',
+    dependencies: { cwdkit: '0.0.0', '@cwdkit/sab-atomics': '0.0.0', '@cwdkit/mutex': '0.0.0' },
+  });
 });
+
 afterAll(() => {
   fs.rmSync(project, { recursive: true, force: true });
+  fs.rmSync(mutexProject, { recursive: true, force: true });
 });
 
 describe('cwdkit/register', () => {
@@ -173,6 +265,50 @@ describe('cwdkit/register', () => {
       expect(lines[0]).toMatch(/^cwdkit\/register: /);
       for (const part of parts) expect(lines[0]).toContain(part);
     });
+  });
+
+  // Node 24.15+ and Deno defer the shared memory to the main thread's first chdir (Node) or cwd() (Deno): a worker
+  // started before it is cold, and its own runtime's cwd is coherent there. Bun and Node 20/22 publish at start.
+  const node24 = path.join(packageRoot, '../../node_modules/node24/bin/node');
+  const early = [
+    ['node 24', node24, ['--import', 'cwdkit/register', 'early.js'], true],
+    ['node 20', process.execPath, ['--import', 'cwdkit/register', 'early.js'], false],
+    ['bun', path.join(bin, 'bun'), ['--preload', 'cwdkit/register', 'early.js'], false],
+    ['deno', path.join(bin, 'deno'), ['run', '--preload', 'npm:cwdkit/register', '-A', 'early.js'], true],
+  ] as const;
+  it.each(early.flatMap((entry) => ['sab-atomics', 'mutex'].map((strategy) => [entry[0], strategy, entry] as const)))(
+    '%s, %s: a worker started before the first chdir sees every chdir, in lockstep and in a storm',
+    async (_runtime, strategy, [, command, args, deferred]) => {
+      const result = await run(command, [...args], {
+        cwd: strategy === 'mutex' ? mutexProject : project,
+        env: { CWDKIT_STRATEGY: strategy },
+      });
+      expect(result.stderr).toBe('');
+      const report = JSON.parse(result.stdout);
+      expect(report).toMatchObject({
+        early: { shared: !deferred, cold: deferred },
+        lockstep: 50,
+        storm: { stale: 0 },
+        late: { shared: true, cold: false },
+      });
+      expect(report.storm.reads).toBeGreaterThan(2000);
+    },
+    120_000,
+  );
+
+  it('Node 24: the flag loads no builtin at start-up that an empty preload does not (worker_threads, streams, os)', async () => {
+    const load = async (preload: string, env: NodeJS.ProcessEnv) => {
+      const result = await run(node24, ['--import', preload, 'loaded.mjs'], { cwd: project, env });
+      expect(result.stderr).toBe('');
+      return JSON.parse(result.stdout) as { builtins: string[] };
+    };
+    // package.json names sab-atomics; a preference list whose first entry is not installed through the variable
+    for (const env of [{}, { CWDKIT_STRATEGY: 'sab-atomics' }, { CWDKIT_STRATEGY: 'native,sab-atomics' }]) {
+      const empty = await load('./empty-preload.mjs', env);
+      const registered = await load('cwdkit/register', env);
+      const added = registered.builtins.filter((name) => !empty.builtins.includes(name));
+      expect(added, JSON.stringify(env)).toEqual([]);
+    }
   });
 
   it('loads at start-up only the builtins worker_threads needs and a few small ones, each package once', async () => {

@@ -10,6 +10,7 @@ import {
   readOsCwd,
   refuseWorkerChdir,
   sharedMemory,
+  sharedMemoryTiming,
   threadState,
 } from '@cwdkit/core';
 
@@ -31,8 +32,11 @@ const INVALIDATED = -2;
 const ATTEMPTS = 64;
 
 interface State {
-  /** Undefined in a worker created before this package loaded on the main thread. */
-  readonly shared: Int32Array | undefined;
+  /**
+   * Undefined in a worker created before this package loaded on the main thread, and on the main thread until it is
+   * created (see timing).
+   */
+  shared: Int32Array | undefined;
   /** This thread's cached cwd; on the main thread, undefined means "ask the OS next time". */
   cwd: string | undefined;
   /** In a worker: the sequence number `cwd` was read under, or NONE / INVALIDATED. */
@@ -47,15 +51,32 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const words = new Int32Array(CAPACITY / 4);
 const bytes = new Uint8Array(words.buffer);
 
+/** When the main thread creates the buffer: at load, or under cwdkit/register on first need (core's sharedMemoryTiming). */
+const timing = sharedMemoryTiming();
+
 // One state per thread, shared by every provider and by the ESM and CJS copies of this package. The main thread
-// creates the buffer when the package loads, so every worker created afterwards finds it (trap 3).
-const state = threadState<State>(KEY, () => {
-  const memory = sharedMemory(KEY, (DATA + CAPACITY / 4) * 4);
-  const shared = memory && new Int32Array(memory);
-  if (shared && isMainThread) publish(shared, tryReadOsCwd());
-  return { shared, cwd: undefined, seen: NONE };
-});
+// creates the buffer (when this package loads, or see timing), so every worker created afterwards finds it (trap 3).
+const state = threadState<State>(KEY, () => ({
+  shared: timing === 'load' ? createShared(undefined) : undefined,
+  cwd: undefined,
+  seen: NONE,
+}));
+/** In a worker: what it found when it started, for good. */
 const { shared } = state;
+
+/** The shared memory; on the main thread, created with the cwd in it (`cached`, or the OS's). */
+function createShared(cached: string | undefined): Int32Array | undefined {
+  const memory = sharedMemory(KEY, (DATA + CAPACITY / 4) * 4);
+  const created = memory && new Int32Array(memory);
+  if (created && isMainThread) publish(created, cached ?? tryReadOsCwd());
+  return created;
+}
+
+/** The main thread's shared memory, created on first need where its creation waited. */
+function mainShared(): Int32Array | undefined {
+  state.shared ??= createShared(state.cwd);
+  return state.shared;
+}
 
 function tryReadOsCwd(): string | undefined {
   try {
@@ -125,13 +146,15 @@ function mainCwd(): string {
 function readIntoMainCache(): string {
   const cwd = readOsCwd();
   state.cwd = cwd;
+  if (timing === 'first-read') mainShared();
   return cwd;
 }
 
 function mainChdir(directory: string): void {
   osChdir(directory); // throws Node's error shape and changes nothing
   state.cwd = cwdAfterChdir(); // undefined if the directory vanished at once: the next cwd() gives ENOENT
-  if (shared) publish(shared, state.cwd); // after the chdir, never before (trap 1)
+  const memory = mainShared();
+  if (memory) publish(memory, state.cwd); // after the chdir, never before (trap 1)
 }
 
 /** A plain read for the check, as in @cwdkit/sab-atomics: a cwd() that starts after a publish cannot miss it. */
@@ -171,7 +194,8 @@ const parts = isMainThread
       chdir: mainChdir,
       invalidate() {
         state.cwd = undefined;
-        if (shared) publish(shared, undefined); // every worker asks the OS too: a chdir behind our back is seen everywhere
+        const memory = mainShared();
+        if (memory) publish(memory, undefined); // every worker asks the OS too: a chdir behind our back is seen everywhere
       },
     }
   : shared

@@ -10,6 +10,7 @@ import {
   readOsCwd,
   refuseWorkerChdir,
   sharedMemory,
+  sharedMemoryTiming,
   threadState,
 } from '@cwdkit/core';
 
@@ -20,20 +21,34 @@ const MASK = 0x7fffffff;
 const NONE = -1;
 
 interface State {
-  /** The generation, [0]: bumped by the main thread after each chdir. Undefined in a worker started too early. */
-  readonly generation: Int32Array | undefined;
+  /**
+   * The generation, [0]: bumped by the main thread after each chdir. Undefined in a worker started too early, and on
+   * the main thread until it is created (see timing).
+   */
+  generation: Int32Array | undefined;
   /** This thread's cached cwd; on the main thread, undefined means "ask the OS next time". */
   cwd: string | undefined;
   /** In a worker: the generation `cwd` was read under. */
   seen: number;
 }
 
-// One state per thread, shared by every provider and by the ESM and CJS copies of this package. The main thread
-// creates and publishes the buffer when the package loads, so every worker created afterwards finds it (trap 3).
-const state = threadState<State>(KEY, () => {
+const createGeneration = () => {
   const memory = sharedMemory(KEY, Int32Array.BYTES_PER_ELEMENT);
-  return { generation: memory && new Int32Array(memory), cwd: undefined, seen: NONE };
-});
+  return memory && new Int32Array(memory);
+};
+
+/** When the main thread creates the buffer: at load, or under cwdkit/register on first need (core's sharedMemoryTiming). */
+const timing = sharedMemoryTiming();
+
+// One state per thread, shared by every provider and by the ESM and CJS copies of this package. The main thread
+// creates and publishes the buffer (when this package loads, or see timing), so every worker created afterwards finds
+// it (trap 3).
+const state = threadState<State>(KEY, () => ({
+  generation: timing === 'load' ? createGeneration() : undefined,
+  cwd: undefined,
+  seen: NONE,
+}));
+/** In a worker: what it found when it started, for good. */
 const { generation } = state;
 
 const capabilities: CwdCapabilities = { workerCoherent: true, chdirFromWorker: false, externalChange: 'never' };
@@ -44,6 +59,7 @@ function mainCwd(): string {
 }
 
 function readIntoMainCache(): string {
+  if (timing === 'first-read') state.generation ??= createGeneration();
   const cwd = readOsCwd();
   state.cwd = cwd;
   return cwd;
@@ -51,7 +67,9 @@ function readIntoMainCache(): string {
 
 /** Tells every worker to ask the OS again. Called after the chdir returned, never before (trap 1). */
 function bump(): void {
-  if (generation) Atomics.store(generation, 0, ((generation[0] as number) + 1) & MASK);
+  state.generation ??= createGeneration(); // the first chdir publishes it where its creation waited
+  const shared = state.generation;
+  if (shared) Atomics.store(shared, 0, ((shared[0] as number) + 1) & MASK);
 }
 
 function mainChdir(directory: string): void {
