@@ -18,6 +18,13 @@ export type CwdkitErrorCode =
   | 'ERR_CWDKIT_CONFIG_FILE'
   | 'ERR_CWDKIT_ALREADY_INSTALLED'
   | 'ERR_CWDKIT_INSTALL_REFUSED'
+  | 'ERR_CWDKIT_BUNDLED'
+  | 'ERR_CWDKIT_NATIVE_UNAVAILABLE'
+  | 'ERR_CWDKIT_UNSUPPORTED_RUNTIME'
+  | 'ERR_CWDKIT_WATCH_THREAD'
+  | 'ERR_CWDKIT_WORKER_CLASS_CAPTURED'
+  | 'ERR_CWDKIT_CWD_TOO_LONG'
+  | 'ERR_CWDKIT_UNKNOWN_CHECK'
   | (string & {});
 
 /** An Error with a `code`, the shape every cwdkit failure has. */

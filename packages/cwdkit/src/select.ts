@@ -297,6 +297,15 @@ function unknownStrategy(request: string, plan: Plan, known: Map<string, Declare
   );
 }
 
+/** A near miss of a name (case, "_", spaces, a dot, a typo) is a mistake, never a fall-through to the next entry. */
+function checkName(request: string, plan: Plan, known: () => Map<string, DeclaredStrategy>): void {
+  if (DEFAULT_STRATEGIES.includes(request) || known().has(request)) return;
+  const wellFormed = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(request);
+  if (!wellFormed || didYouMean(request, [...DEFAULT_STRATEGIES, ...known().keys()]) !== undefined) {
+    throw unknownStrategy(request, plan, known());
+  }
+}
+
 /** What a preference list entry names: a strategy object, a declared package, or a module path. */
 function locate(request: Entry, plan: Plan, known: () => Map<string, DeclaredStrategy>): Candidate {
   if (typeof request !== 'string')
@@ -317,13 +326,7 @@ function locate(request: Entry, plan: Plan, known: () => Map<string, DeclaredStr
     }
     return { request, file };
   }
-  if (!DEFAULT_STRATEGIES.includes(request) && !known().has(request)) {
-    // A near miss of a name (case, "_", spaces, a dot, a typo) is a mistake, never a fall-through to the next entry.
-    const wellFormed = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(request);
-    if (!wellFormed || didYouMean(request, [...DEFAULT_STRATEGIES, ...known().keys()]) !== undefined) {
-      throw unknownStrategy(request, plan, known());
-    }
-  }
+  checkName(request, plan, known);
   if (ownPackage === undefined) {
     throw codedError(
       new Error(
@@ -480,6 +483,13 @@ function selector(config: unknown, caller: string) {
     known ??= declaredStrategies(chosen.folders);
     return known;
   };
+  // Every name is checked before the first loads: a typo after the winner would otherwise surface only on a machine
+  // where the winner cannot load.
+  for (const request of chosen.requests) {
+    if (typeof request === 'string' && !(chosen.source.kind !== 'environment' && isExplicitPath(request))) {
+      checkName(request, chosen, lookup);
+    }
+  }
   const skipped: { request: string; error: Error }[] = [];
   const fail = (request: string, error: unknown) => {
     if (isFatal(error)) throw error;

@@ -136,3 +136,31 @@ describe('cwdkit README config examples', () => {
     }
   });
 });
+
+describe('the error codes', () => {
+  it("every ERR_CWDKIT_ code thrown by a package is in the README of cwdkit and in core's CwdkitErrorCode", () => {
+    const thrown = new Set<string>();
+    for (const name of fs.readdirSync(path.join(repository, 'packages'))) {
+      const src = path.join(repository, 'packages', name, 'src');
+      if (!fs.existsSync(src)) continue;
+      for (const file of fs.readdirSync(src, { recursive: true }) as string[]) {
+        if (!/\.([cm]?ts|cc)$/.test(file)) continue;
+        for (const [code] of fs.readFileSync(path.join(src, file), 'utf8').matchAll(/ERR_CWDKIT_[A-Z_]+/g)) {
+          thrown.add(code);
+        }
+      }
+    }
+    const readme = fs.readFileSync(path.join(repository, 'packages/cwdkit/README.md'), 'utf8');
+    const errors = readme.slice(readme.indexOf('## Errors'), readme.indexOf('\n## ', readme.indexOf('## Errors') + 1));
+    const typed = fs.readFileSync(path.join(repository, 'packages/core/src/errors.ts'), 'utf8');
+    expect(thrown.size).toBeGreaterThan(10);
+    expect(
+      [...thrown].filter((code) => !errors.includes(`\`${code}\``)),
+      'missing in the README',
+    ).toEqual([]);
+    expect(
+      [...thrown].filter((code) => !typed.includes(`'${code}'`)),
+      'missing in CwdkitErrorCode',
+    ).toEqual([]);
+  });
+});

@@ -422,6 +422,18 @@ describe.each(modes)('errors ($mode)', ({ select }) => {
     expect((await failure({ strategy: ['nativ', 'naive'] })).code).toBe('ERR_CWDKIT_UNKNOWN_STRATEGY');
   });
 
+  it('a typo after the entry that wins stops the selection too (from the argument, a file or the environment)', async () => {
+    const fromArgument = await failure({ strategy: ['naive', 'sab-atomcs'] });
+    writeFile(path.join(work, '.cwdkitrc.json'), { strategy: ['naive', 'sab-atomcs'] });
+    const fromFile = await failure();
+    process.env.CWDKIT_STRATEGY = 'naive,sab-atomcs';
+    const fromEnvironment = await failure();
+    for (const error of [fromArgument, fromFile, fromEnvironment]) {
+      expect(error.code).toBe('ERR_CWDKIT_UNKNOWN_STRATEGY');
+      expect(error.message).toContain('did you mean "sab-atomics"?');
+    }
+  });
+
   it.each([
     [{ strategy: 42 }, '"strategy" must be a strategy name or a non-empty list of them, got number 42'],
     [{ strategy: [] }, '"strategy" must be a strategy name or a non-empty list of them, got an array'],
