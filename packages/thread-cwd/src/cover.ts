@@ -262,7 +262,12 @@ function holdUntilRemoved(own: Own, disposable: Disposable): void {
   const original = disposable.remove;
   const remove = function (this: unknown): unknown {
     const result = original.call(this);
-    if (result instanceof Promise) return result.then((value) => (done(), value));
+    if (result instanceof Promise) {
+      return result.then((value) => {
+        done();
+        return value;
+      });
+    }
     done();
     return result;
   };
@@ -274,10 +279,11 @@ function holdUntilRemoved(own: Own, disposable: Disposable): void {
   unreachable.register(remove, done); // remove is reachable while the disposable, or its dispose, is
 }
 
-/** What `kept` says `result` holds `own`'s handle for (the call itself has returned). */
+/** `own`'s handle held for as long as `keeps` says `result` may walk it (the call itself has returned). */
 function keep(own: Own, keeps: Spec['keeps'], result: unknown): void {
   if (keeps === 'forever') hold(own);
-  else if (keeps === 'watcher') (result as { once(event: string, listener: () => void): unknown }).once('close', hold(own));
+  else if (keeps === 'watcher')
+    (result as { once(event: string, listener: () => void): unknown }).once('close', hold(own));
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : '');
