@@ -4,6 +4,7 @@
 import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
+import net from 'node:net';
 import process from 'node:process';
 import { codedError } from '@cwdkit/core';
 import { handlePath, hold, type Own, state, toOs, verify } from './state.js';
@@ -63,7 +64,7 @@ const fsPairs: Record<string, Spec> = {
 
 /** Every covered function: where it lives, its name there, how it reports, and its paths. */
 export interface Covered {
-  readonly module: 'fs' | 'fs/promises' | 'child_process' | 'process';
+  readonly module: 'fs' | 'fs/promises' | 'child_process' | 'process' | 'net';
   readonly name: string;
   readonly kind: Kind;
   readonly spec: Spec;
@@ -89,6 +90,10 @@ export const coveredFunctions: readonly Covered[] = [
   // Their options.cwd (default: this thread's; a relative one joined to it), patched by cover() itself.
   ...['ChildProcess.prototype.spawn', 'spawnSync', 'execSync', 'execFileSync'].map(
     (name): Covered => ({ module: 'child_process', name, kind: 'sync', spec: { paths: [] } }),
+  ),
+  // A unix socket's relative path (http's socketPath reaches Socket.prototype.connect too), patched by cover() itself.
+  ...['Server.prototype.listen', 'Socket.prototype.connect'].map(
+    (name): Covered => ({ module: 'net', name, kind: 'sync', spec: { paths: [] } }),
   ),
   { module: 'process', name: 'loadEnvFile', kind: 'sync', spec: one },
   { module: 'process', name: 'dlopen', kind: 'sync', spec: { paths: [1] } },
@@ -465,6 +470,56 @@ function withChildCwd(args: unknown[], at: number): unknown[] {
 
 const optionsAt = (args: unknown[]) => (Array.isArray(args[1]) || (args[1] == null && args.length > 2) ? 2 : 1);
 
+/** net's isPipeName: a string that is not a port number ('8080', '' and ' 1 ' are ports). */
+const isPipeName = (value: unknown): value is string => typeof value === 'string' && !(Number(value) >= 0);
+
+/**
+ * A unix socket's path relative to this thread's cwd, joined to its handle (the kernel binds and connects through
+ * `/proc/<pid>/fd/N/` as through the directory itself; both happen within the call, so nothing is held). In `slots`
+ * (the arguments, or net.connect's normalized ones, changed in place) at 0: the path, or options with a `path`.
+ * Returns [asked, given], or undefined when there is no relative socket path.
+ */
+function joinSocket(own: Own, slots: unknown[]): [string, string] | undefined {
+  const first = slots[0];
+  const asked = first !== null && typeof first === 'object' ? (first as { path?: unknown }).path : first;
+  if (!isPipeName(asked)) return undefined;
+  const given = toOs(own, asked);
+  if (given === asked || typeof given !== 'string') return undefined;
+  // sun_path holds 107 bytes: one a real chdir could bind or connect to may not fit once joined (libuv: EINVAL).
+  if (Buffer.byteLength(given) > 107 && Buffer.byteLength(asked) <= 107) {
+    throw codedError(
+      new Error(
+        `thread-cwd: the unix socket path '${asked}' is reached through this thread's directory handle ` +
+          `('${own.prefix}'), which leaves ${107 - own.prefixBytes.length} of a socket path's 107 bytes: ` +
+          'give a shorter relative path, or an absolute one',
+      ),
+      'ERR_CWDKIT_SOCKET_PATH_TOO_LONG',
+    );
+  }
+  slots[0] = first === asked ? given : { ...(first as object), path: given };
+  return [asked, given];
+}
+
+/** Until `settled` or 'error', `emitter`'s error (emitted a tick later) names the socket path as it was asked. */
+function askedInErrors(emitter: object, [asked, given]: [string, string], settled: string): void {
+  const target = emitter as { emit: (event: string, ...rest: unknown[]) => boolean };
+  const hadOwn = Object.hasOwn(target, 'emit');
+  const emit = target.emit;
+  target.emit = function (this: unknown, event: string, ...rest: unknown[]): boolean {
+    if (event === 'error' || event === settled) {
+      if (hadOwn) target.emit = emit;
+      else delete (target as { emit?: unknown }).emit;
+    }
+    const error = rest[0] as (Error & { address?: unknown }) | undefined;
+    if (event === 'error' && error instanceof Error) {
+      if (error.address === given) error.address = asked;
+      error.message = error.message.replaceAll(given, asked);
+      if (typeof error.stack === 'string') error.stack = error.stack.replaceAll(given, asked);
+    }
+    return emit.call(this, event, ...rest);
+  };
+}
+
 interface Patch {
   readonly owner: object;
   readonly key: string;
@@ -567,6 +622,36 @@ export function cover(): () => void {
       `child_process.${name}`,
     );
   }
+  replace(
+    net.Server.prototype,
+    'listen',
+    (original) =>
+      function listen(this: unknown, ...args: unknown[]) {
+        const own = state.own;
+        const joined = own && joinSocket(own, args);
+        if (joined === undefined) return original.apply(this, args);
+        const server = this as { _pipeName?: unknown };
+        askedInErrors(server, joined, 'listening');
+        const result = original.apply(this, args);
+        if (server._pipeName === joined[1]) server._pipeName = joined[0]; // what address() answers
+        return result;
+      },
+    'net.Server.prototype.listen',
+  );
+  replace(
+    net.Socket.prototype,
+    'connect',
+    (original) =>
+      function connect(this: unknown, ...args: unknown[]) {
+        const own = state.own;
+        // net.connect() passes its normalized arguments as one array (marked by a symbol of net's): changed in place.
+        const slots = Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
+        const joined = own && joinSocket(own, slots);
+        if (joined !== undefined) askedInErrors(this as object, joined, 'connect');
+        return original.apply(this, args);
+      },
+    'net.Socket.prototype.connect',
+  );
   replace(
     process,
     'loadEnvFile',

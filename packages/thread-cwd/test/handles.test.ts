@@ -1,6 +1,7 @@
 // A directory handle outlives the chdir that retires it while anything may still walk a path joined to it (an async
 // call in flight, a disposable's remove, a watcher, a new worker) and is closed once nothing does: each scenario of
-// fixtures/handles.cjs in a real child process, held against a process really chdir'd the same way.
+// fixtures/handles.cjs in a real child process, held against a process really chdir'd the same way; and unix sockets
+// at relative paths, joined to the handle too.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { findRuntime } from '@cwdkit/conformance';
@@ -56,6 +57,14 @@ describe.skipIf(nodes.length === 0 || process.platform !== 'linux')('what uses a
       const real = run(node, 'real', 'moved'); // a child process of a process whose cwd was moved
       expect(real).toEqual({ cwd: 'moved', read: 'a' });
       expect(run(node, 'thread', 'moved')).toEqual(real);
+    });
+
+    it('unix sockets at relative paths: listen, address(), connect, http socketPath and their errors as a real one', () => {
+      const real = run(node, 'real', 'socket');
+      expect(real).toMatchObject({ listen: 'ok', address: 's.sock', inA: ['h.sock', 's.sock'], connect: 'from-a' });
+      expect(real.long).toBe('ok');
+      // Past sun_path's 107 bytes once joined to the handle, a name a real chdir could use: refused, loud.
+      expect(run(node, 'thread', 'socket')).toEqual({ ...real, long: 'ERR_CWDKIT_SOCKET_PATH_TOO_LONG' });
     });
 
     it('retired handles are closed once unused: many chdirs with every kind of user leak no fd', () => {
