@@ -475,7 +475,7 @@ const isPipeName = (value: unknown): value is string => typeof value === 'string
 
 /**
  * A unix socket's path relative to this thread's cwd, joined to its handle (the kernel binds and connects through
- * `/proc/<pid>/fd/N/` as through the directory itself; both happen within the call, so nothing is held). In `slots`
+ * `/proc/<pid>/fd/N/` as through the directory itself, within the call). In `slots`
  * (the arguments, or net.connect's normalized ones, changed in place) at 0: the path, or options with a `path`.
  * Returns [asked, given], or undefined when there is no relative socket path.
  */
@@ -500,8 +500,11 @@ function joinSocket(own: Own, slots: unknown[]): [string, string] | undefined {
   return [asked, given];
 }
 
-/** Until `settled` or 'error', `emitter`'s error (emitted a tick later) names the socket path as it was asked. */
-function askedInErrors(emitter: object, [asked, given]: [string, string], settled: string): void {
+/**
+ * Until `settled` or 'error', `emitter`'s error (emitted a tick later) names the socket path as it was asked; `failed`
+ * is called at that error.
+ */
+function askedInErrors(emitter: object, [asked, given]: [string, string], settled: string, failed?: () => void): void {
   const target = emitter as { emit: (event: string, ...rest: unknown[]) => boolean };
   const hadOwn = Object.hasOwn(target, 'emit');
   const emit = target.emit;
@@ -511,6 +514,7 @@ function askedInErrors(emitter: object, [asked, given]: [string, string], settle
       else delete (target as { emit?: unknown }).emit;
     }
     const error = rest[0] as (Error & { address?: unknown }) | undefined;
+    if (event === 'error') failed?.();
     if (event === 'error' && error instanceof Error) {
       if (error.address === given) error.address = asked;
       error.message = error.message.replaceAll(given, asked);
@@ -629,10 +633,19 @@ export function cover(): () => void {
       function listen(this: unknown, ...args: unknown[]) {
         const own = state.own;
         const joined = own && joinSocket(own, args);
-        if (joined === undefined) return original.apply(this, args);
-        const server = this as { _pipeName?: unknown };
-        askedInErrors(server, joined, 'listening');
-        const result = original.apply(this, args);
+        if (own === undefined || joined === undefined) return original.apply(this, args);
+        const server = this as { _pipeName?: unknown; once(event: string, listener: () => void): unknown };
+        // libuv unlinks the socket's path (the joined one) when the server closes: held until then, or a failed listen.
+        const done = hold(own);
+        server.once('close', done);
+        askedInErrors(server, joined, 'listening', done);
+        let result: unknown;
+        try {
+          result = original.apply(this, args);
+        } catch (error) {
+          done();
+          throw error;
+        }
         if (server._pipeName === joined[1]) server._pipeName = joined[0]; // what address() answers
         return result;
       },
