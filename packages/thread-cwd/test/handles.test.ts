@@ -53,10 +53,15 @@ describe.skipIf(nodes.length === 0 || process.platform !== 'linux')('what uses a
       expect(run(node, 'thread', 'watch')).toEqual(real);
     });
 
-    it("a worker started after its parent's directory moved (another took its path) starts in the moved one", () => {
-      const real = run(node, 'real', 'moved'); // a child process of a process whose cwd was moved
-      expect(real).toEqual({ cwd: 'moved', read: 'a' });
-      expect(run(node, 'thread', 'moved')).toEqual(real);
+    it("a worker started after its parent's directory moved or was deleted (another took its path) starts in it", () => {
+      // The control: a worker and a child process of a process whose cwd moved, or was deleted (a worker then fails
+      // to start: its bootstrap reads the cwd).
+      const moved = run(node, 'real', 'moved');
+      expect(moved).toEqual({ worker: { cwd: 'moved', read: 'a' }, child: { cwd: 'moved', read: 'a' } });
+      expect(run(node, 'thread', 'moved')).toEqual(moved);
+      const deleted = run(node, 'real', 'deleted');
+      expect(deleted).toEqual({ worker: { error: 'ENOENT' }, child: { cwd: 'ENOENT', read: 'ENOENT' } });
+      expect(run(node, 'thread', 'deleted')).toEqual(deleted);
     });
 
     it('unix sockets at relative paths: listen, address(), connect, http socketPath and their errors as a real one', () => {
