@@ -4,9 +4,10 @@
 import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
+import net from 'node:net';
 import process from 'node:process';
 import { codedError } from '@cwdkit/core';
-import { handlePath, type Own, state, toOs, verify } from './state.js';
+import { handlePath, hold, type Own, state, toOs, verify } from './state.js';
 
 /** What a covered function returns that names a path, and how a real chdir would have spelled it. */
 type Returns = 'path' | 'dirents' | 'dir' | 'disposable';
@@ -16,8 +17,15 @@ interface Spec {
   readonly returns?: Returns;
   /** mkdir: a recursive one creates parents, so the directory's identity is checked first (trap 13). */
   readonly creates?: true;
+  /**
+   * What it returns walks the joined path later, so the handle is held (see Own.uses): a watcher until it closes (a
+   * recursive one adds subfolders by path); a Blob for good (it opens its file by path at each read, and so does
+   * every slice of it: no end can be seen).
+   */
+  readonly keeps?: 'watcher' | 'forever';
 }
-type Kind = 'sync' | 'callback' | 'promise';
+/** iterator: fs/promises.watch, an async generator: as fs's, it reads the cwd at the first next(), not at the call. */
+type Kind = 'sync' | 'callback' | 'promise' | 'iterator';
 
 const one: Spec = { paths: [0] };
 const two: Spec = { paths: [0, 1] };
@@ -56,7 +64,7 @@ const fsPairs: Record<string, Spec> = {
 
 /** Every covered function: where it lives, its name there, how it reports, and its paths. */
 export interface Covered {
-  readonly module: 'fs' | 'fs/promises' | 'child_process' | 'process';
+  readonly module: 'fs' | 'fs/promises' | 'child_process' | 'process' | 'net';
   readonly name: string;
   readonly kind: Kind;
   readonly spec: Spec;
@@ -67,9 +75,9 @@ export const coveredFunctions: readonly Covered[] = [
     { module: 'fs', name, kind: 'callback', spec },
     { module: 'fs', name: `${name}Sync`, kind: 'sync', spec },
   ]),
-  { module: 'fs', name: 'openAsBlob', kind: 'promise', spec: one },
-  { module: 'fs', name: 'openAsBlobSync', kind: 'sync', spec: one }, // Node 26
-  { module: 'fs', name: 'watch', kind: 'sync', spec: one },
+  { module: 'fs', name: 'openAsBlob', kind: 'promise', spec: { paths: [0], keeps: 'forever' } },
+  { module: 'fs', name: 'openAsBlobSync', kind: 'sync', spec: { paths: [0], keeps: 'forever' } }, // Node 26
+  { module: 'fs', name: 'watch', kind: 'sync', spec: { paths: [0], keeps: 'watcher' } },
   { module: 'fs', name: 'mkdtempDisposableSync', kind: 'sync', spec: { paths: [0], returns: 'disposable' } },
   { module: 'fs', name: 'realpath.native', kind: 'callback', spec: one },
   { module: 'fs', name: 'realpathSync.native', kind: 'sync', spec: one },
@@ -77,11 +85,15 @@ export const coveredFunctions: readonly Covered[] = [
     .filter(([name]) => name !== 'exists')
     .map(([name, spec]): Covered => ({ module: 'fs/promises', name, kind: 'promise', spec })),
   { module: 'fs/promises', name: 'realpath', kind: 'promise', spec: one },
-  { module: 'fs/promises', name: 'watch', kind: 'sync', spec: one },
+  { module: 'fs/promises', name: 'watch', kind: 'iterator', spec: one },
   { module: 'fs/promises', name: 'mkdtempDisposable', kind: 'promise', spec: { paths: [0], returns: 'disposable' } },
   // Their options.cwd (default: this thread's; a relative one joined to it), patched by cover() itself.
   ...['ChildProcess.prototype.spawn', 'spawnSync', 'execSync', 'execFileSync'].map(
     (name): Covered => ({ module: 'child_process', name, kind: 'sync', spec: { paths: [] } }),
+  ),
+  // A unix socket's relative path (http's socketPath reaches Socket.prototype.connect too), patched by cover() itself.
+  ...['Server.prototype.listen', 'Socket.prototype.connect'].map(
+    (name): Covered => ({ module: 'net', name, kind: 'sync', spec: { paths: [] } }),
   ),
   { module: 'process', name: 'loadEnvFile', kind: 'sync', spec: one },
   { module: 'process', name: 'dlopen', kind: 'sync', spec: { paths: [1] } },
@@ -231,9 +243,52 @@ function fixResult(own: Own, returns: Returns | undefined, result: unknown, aske
       if (result && typeof result === 'object') {
         const disposable = result as { path?: unknown };
         disposable.path = strip(own, disposable.path);
+        holdUntilRemoved(own, result as Disposable);
       }
       return result;
   }
+}
+
+interface Disposable {
+  remove(): unknown;
+  [Symbol.dispose]?(): void;
+  [Symbol.asyncDispose]?(): Promise<void>;
+}
+
+/** A disposable's remove(), or a watch generator, become unreachable: nothing can walk their path any more. */
+const unreachable = new FinalizationRegistry<() => void>((done) => done());
+
+/**
+ * A mkdtempDisposable(Sync)'s remove() and dispose walk the full path Node stashed at creation, joined to `own`'s
+ * handle: it is held until a remove succeeds, or until nothing can call one (the disposable garbage-collected).
+ */
+function holdUntilRemoved(own: Own, disposable: Disposable): void {
+  const done = hold(own);
+  const original = disposable.remove;
+  const remove = function (this: unknown): unknown {
+    const result = original.call(this);
+    if (result instanceof Promise) {
+      return result.then((value) => {
+        done();
+        return value;
+      });
+    }
+    done();
+    return result;
+  };
+  disposable.remove = remove;
+  if (typeof disposable[Symbol.dispose] === 'function') disposable[Symbol.dispose] = () => void remove();
+  if (typeof disposable[Symbol.asyncDispose] === 'function') {
+    disposable[Symbol.asyncDispose] = async () => void (await remove());
+  }
+  unreachable.register(remove, done); // remove is reachable while the disposable, or its dispose, is
+}
+
+/** `own`'s handle held for as long as `keeps` says `result` may walk it (the call itself has returned). */
+function keep(own: Own, keeps: Spec['keeps'], result: unknown): void {
+  if (keeps === 'forever') hold(own);
+  else if (keeps === 'watcher')
+    (result as { once(event: string, listener: () => void): unknown }).once('close', hold(own));
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : '');
@@ -289,7 +344,8 @@ function named(wrapper: Fn, original: Fn): Fn {
  * went), and its answers spelled as a real chdir's. The fast path allocates one copy of the arguments.
  */
 function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
-  const { returns, creates, paths } = spec;
+  if (kind === 'iterator') return named(iterate(original, spec), original);
+  const { returns, creates, paths, keeps } = spec;
   const asked = paths[0] as number;
   const covered = function (this: unknown, ...args: unknown[]): unknown {
     const own = state.own as Own;
@@ -304,28 +360,49 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
     if (kind === 'sync') {
       try {
         const result = original.apply(this, joined);
+        if (keeps !== undefined) keep(own, keeps, result);
         return returns === undefined ? result : fixResult(own, returns, result, args[asked]);
       } catch (error) {
         throw fixError(error, pairsOf(paths, args, joined));
       }
     }
+    const last = joined.length - 1;
+    const callback = joined[last] as Fn;
+    if (kind === 'callback' && typeof callback !== 'function') return original.apply(this, joined); // fs's error
+    // In flight on libuv's threadpool, it walks the handle after this returns: held until it settles (Own.uses).
+    const done = hold(own);
     if (kind === 'promise') {
-      return (original.apply(this, joined) as Promise<unknown>).then(
-        (result) => fixResult(own, returns, result, args[asked]),
+      let promise: Promise<unknown>;
+      try {
+        promise = original.apply(this, joined) as Promise<unknown>;
+      } catch (error) {
+        done();
+        throw error;
+      }
+      return promise.then(
+        (result) => {
+          done();
+          if (keeps !== undefined) keep(own, keeps, result);
+          return fixResult(own, returns, result, args[asked]);
+        },
         (error: unknown) => {
+          done();
           throw fixError(error, pairsOf(paths, args, joined));
         },
       );
     }
-    const last = joined.length - 1;
-    const callback = joined[last];
-    if (typeof callback !== 'function') return original.apply(this, joined); // fs throws its own error
     joined[last] = function (this: unknown, error: unknown, ...rest: unknown[]): void {
+      done();
       if (error instanceof Error) return void callback.call(this, fixError(error, pairsOf(paths, args, joined)));
       if (rest.length > 0) rest[0] = fixResult(own, returns, rest[0], args[asked]);
       callback.call(this, error, ...rest);
     };
-    return original.apply(this, joined);
+    try {
+      return original.apply(this, joined);
+    } catch (error) {
+      done();
+      throw error;
+    }
   };
   // Forwarding `arguments` untouched is V8's fast path (no array is made): a thread that never chdir'd pays one
   // check. Counted with callgrind (statSync, Node 24): +91 instructions on ~4,500, where a rest parameter here cost 421.
@@ -334,6 +411,35 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
     return (state.own === undefined ? original : covered).apply(this, arguments as unknown as unknown[]);
   };
   return named(wrapped, original);
+}
+
+/**
+ * fs/promises.watch as a generator of our own: like fs's, it joins its path at the first next() (after any chdir in
+ * between, as a real one would), and it holds the handle while it watches: until it ends, is returned, its signal
+ * aborts (fs closes its watch then, even while suspended), or nothing can iterate it any more (garbage-collected).
+ */
+function iterate(original: Fn, { paths }: Spec): Fn {
+  return function watch(this: unknown, ...args: unknown[]): AsyncGenerator<unknown> {
+    let done: (() => void) | undefined;
+    const self = this;
+    const generator = (async function* () {
+      const own = state.own;
+      const joined = own === undefined ? args : join(own, paths, args);
+      if (own === undefined || joined === args) return yield* original.apply(self, args) as AsyncGenerator<unknown>;
+      done = hold(own);
+      const signal = (args[1] as { signal?: unknown } | null)?.signal;
+      if (signal instanceof AbortSignal) signal.addEventListener('abort', done, { once: true });
+      try {
+        return yield* original.apply(self, joined) as AsyncGenerator<unknown>;
+      } catch (error) {
+        throw fixError(error, pairsOf(paths, args, joined));
+      } finally {
+        done();
+      }
+    })();
+    unreachable.register(generator, () => done?.());
+    return generator;
+  } as Fn;
 }
 
 /**
@@ -363,6 +469,60 @@ function withChildCwd(args: unknown[], at: number): unknown[] {
 }
 
 const optionsAt = (args: unknown[]) => (Array.isArray(args[1]) || (args[1] == null && args.length > 2) ? 2 : 1);
+
+/** net's isPipeName: a string that is not a port number ('8080', '' and ' 1 ' are ports). */
+const isPipeName = (value: unknown): value is string => typeof value === 'string' && !(Number(value) >= 0);
+
+/**
+ * A unix socket's path relative to this thread's cwd, joined to its handle (the kernel binds and connects through
+ * `/proc/<pid>/fd/N/` as through the directory itself, within the call). In `slots`
+ * (the arguments, or net.connect's normalized ones, changed in place) at 0: the path, or options with a `path`.
+ * Returns [asked, given], or undefined when there is no relative socket path.
+ */
+function joinSocket(own: Own, slots: unknown[]): [string, string] | undefined {
+  const first = slots[0];
+  const asked = first !== null && typeof first === 'object' ? (first as { path?: unknown }).path : first;
+  if (!isPipeName(asked)) return undefined;
+  const given = toOs(own, asked);
+  if (given === asked || typeof given !== 'string') return undefined;
+  // sun_path holds 107 bytes: one a real chdir could bind or connect to may not fit once joined (libuv: EINVAL).
+  if (Buffer.byteLength(given) > 107 && Buffer.byteLength(asked) <= 107) {
+    throw codedError(
+      new Error(
+        `thread-cwd: the unix socket path '${asked}' is reached through this thread's directory handle ` +
+          `('${own.prefix}'), which leaves ${107 - own.prefixBytes.length} of a socket path's 107 bytes: ` +
+          'give a shorter relative path, or an absolute one',
+      ),
+      'ERR_CWDKIT_SOCKET_PATH_TOO_LONG',
+    );
+  }
+  slots[0] = first === asked ? given : { ...(first as object), path: given };
+  return [asked, given];
+}
+
+/**
+ * Until `settled` or 'error', `emitter`'s error (emitted a tick later) names the socket path as it was asked; `failed`
+ * is called at that error.
+ */
+function askedInErrors(emitter: object, [asked, given]: [string, string], settled: string, failed?: () => void): void {
+  const target = emitter as { emit: (event: string, ...rest: unknown[]) => boolean };
+  const hadOwn = Object.hasOwn(target, 'emit');
+  const emit = target.emit;
+  target.emit = function (this: unknown, event: string, ...rest: unknown[]): boolean {
+    if (event === 'error' || event === settled) {
+      if (hadOwn) target.emit = emit;
+      else delete (target as { emit?: unknown }).emit;
+    }
+    const error = rest[0] as (Error & { address?: unknown }) | undefined;
+    if (event === 'error') failed?.();
+    if (event === 'error' && error instanceof Error) {
+      if (error.address === given) error.address = asked;
+      error.message = error.message.replaceAll(given, asked);
+      if (typeof error.stack === 'string') error.stack = error.stack.replaceAll(given, asked);
+    }
+    return emit.call(this, event, ...rest);
+  };
+}
 
 interface Patch {
   readonly owner: object;
@@ -466,6 +626,45 @@ export function cover(): () => void {
       `child_process.${name}`,
     );
   }
+  replace(
+    net.Server.prototype,
+    'listen',
+    (original) =>
+      function listen(this: unknown, ...args: unknown[]) {
+        const own = state.own;
+        const joined = own && joinSocket(own, args);
+        if (own === undefined || joined === undefined) return original.apply(this, args);
+        const server = this as { _pipeName?: unknown; once(event: string, listener: () => void): unknown };
+        // libuv unlinks the socket's path (the joined one) when the server closes: held until then, or a failed listen.
+        const done = hold(own);
+        server.once('close', done);
+        askedInErrors(server, joined, 'listening', done);
+        let result: unknown;
+        try {
+          result = original.apply(this, args);
+        } catch (error) {
+          done();
+          throw error;
+        }
+        if (server._pipeName === joined[1]) server._pipeName = joined[0]; // what address() answers
+        return result;
+      },
+    'net.Server.prototype.listen',
+  );
+  replace(
+    net.Socket.prototype,
+    'connect',
+    (original) =>
+      function connect(this: unknown, ...args: unknown[]) {
+        const own = state.own;
+        // net.connect() passes its normalized arguments as one array (marked by a symbol of net's): changed in place.
+        const slots = Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
+        const joined = own && joinSocket(own, slots);
+        if (joined !== undefined) askedInErrors(this as object, joined, 'connect');
+        return original.apply(this, args);
+      },
+    'net.Socket.prototype.connect',
+  );
   replace(
     process,
     'loadEnvFile',

@@ -16,7 +16,7 @@ import {
 } from '@cwdkit/core';
 import { createProvider as createProcessCwd } from '@cwdkit/sab-atomics';
 import { cover } from './cover.js';
-import { fsOriginals, handlePath, makeOwn, type Own, state, verify, viaHandle } from './state.js';
+import { fsOriginals, HANDOFF, handlePath, makeOwn, type Own, retire, state, verify, viaHandle } from './state.js';
 import { coverWorkers } from './workers.js';
 
 export { coveredFunctions, type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';
@@ -26,8 +26,6 @@ const { closeSync, fstatSync, openSync, readlinkSync, statSync } = fsOriginals;
 
 /** Linux open(2)'s O_PATH: a handle on the directory itself that needs no read permission, as a cwd needs none. */
 const O_PATH = 0o10000000;
-/** Where a worker hands its cwd to the workers it starts (environment data is copied into each new worker). */
-const HANDOFF = 'cwdkit:thread-cwd.v1';
 
 /**
  * A per-thread cwd needs what only Node on Linux gives here: workers whose fs, child_process and Worker can all be
@@ -54,10 +52,11 @@ const capabilities: CwdCapabilities = threadScoped
 /** A worker started by a chdir'd worker starts in its parent's cwd (trap 3's channel, copied at `new Worker`). */
 function inherited(): void {
   if (isMainThread || !threadScoped || state.own) return;
-  const handed = getEnvironmentData(HANDOFF) as Uint8Array | undefined;
-  if (!(handed instanceof Uint8Array)) return;
+  // A handle path (the parent keeps it open until this worker exits: see workers.ts), or a path (a captured class).
+  const handed = getEnvironmentData(HANDOFF) as string | Uint8Array | undefined;
+  if (typeof handed !== 'string' && !(handed instanceof Uint8Array)) return;
   try {
-    enter(Buffer.from(handed), '');
+    enter(typeof handed === 'string' ? handed : Buffer.from(handed), '');
   } catch {
     // The parent's directory is gone: the OS would refuse it too; follow the process cwd.
   }
@@ -90,7 +89,7 @@ function enter(target: string | Buffer, asked: string): void {
   }
   const previous = state.own;
   state.own = entered;
-  if (previous) closeSync(previous.fd);
+  if (previous) retire(previous); // closed once nothing started in it still walks its handle
   // A nameless cwd cannot be handed over by its path: new Worker refuses instead (see workers.ts).
   setEnvironmentData(HANDOFF, entered.nameless ? undefined : entered.bytes);
 }
@@ -110,7 +109,7 @@ function forget(): void {
   const own = state.own;
   if (own === undefined) return;
   state.own = undefined;
-  closeSync(own.fd);
+  retire(own);
   setEnvironmentData(HANDOFF, undefined); // undefined deletes it
 }
 

@@ -30,6 +30,14 @@ export interface Own {
   answer: string | undefined;
   /** Its path is longer than PATH_MAX: cwd() throws ERANGE as uv_cwd does, and `path` and `bytes` are empty. */
   readonly nameless: boolean;
+  /**
+   * What may still walk `prefix` (an async call in flight, a watcher, a disposable's remove, a new worker): while any
+   * does, the handle stays open, even after the thread moved on. Closed early, the path would walk a closed fd
+   * (ENOENT) or one reused since (another directory: the worst wrong answer).
+   */
+  uses: number;
+  /** No longer the thread's cwd (a chdir since, or uninstall): its handle is closed once `uses` drops to 0. */
+  retired: boolean;
 }
 
 interface ThreadState {
@@ -40,6 +48,12 @@ interface ThreadState {
   /** How many of this thread's providers are open: the last one closed (none installed) drops the thread's cwd. */
   open?: number;
 }
+
+/**
+ * Where a worker hands its cwd to the workers it starts (environment data is copied into each new worker): its path,
+ * set at chdir, or, while the covered Worker constructs one, its handle's path (workers.ts).
+ */
+export const HANDOFF = 'cwdkit:thread-cwd.v1';
 
 /** One per thread, shared by every provider and by the ESM and CJS copies of this package. */
 export const state = threadState<ThreadState>('thread-cwd.v1', () => ({
@@ -54,7 +68,7 @@ export const fsOriginals = threadState('thread-cwd.fs.v1', () => {
   const { closeSync, fstatSync, openSync, readlinkSync, statSync } = fs;
   return Object.freeze({ closeSync, fstatSync, openSync, readlinkSync, statSync });
 });
-const { fstatSync, readlinkSync, statSync } = fsOriginals;
+const { closeSync, fstatSync, readlinkSync, statSync } = fsOriginals;
 
 const SLASH = 47;
 
@@ -77,7 +91,26 @@ export function makeOwn(bytes: Buffer | undefined, dev: number, ino: number, fd:
     dead: false,
     answer: undefined,
     nameless: bytes === undefined,
+    uses: 0,
+    retired: false,
   };
+}
+
+/** One more user of `own`'s handle; the function returned ends that use (once, however often it is called). */
+export function hold(own: Own): () => void {
+  own.uses++;
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    if (--own.uses === 0 && own.retired) closeSync(own.fd);
+  };
+}
+
+/** `own` is no longer the thread's cwd: its handle is closed now, or when its last user is done (see `uses`). */
+export function retire(own: Own): void {
+  own.retired = true;
+  if (own.uses === 0) closeSync(own.fd);
 }
 
 /**

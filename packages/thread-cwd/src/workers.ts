@@ -4,10 +4,10 @@
 import { syncBuiltinESMExports } from 'node:module';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import workerThreads, { isMainThread } from 'node:worker_threads';
+import workerThreads, { isMainThread, setEnvironmentData } from 'node:worker_threads';
 import { codedError } from '@cwdkit/core';
 import { type Fn, patcher } from './cover.js';
-import { state } from './state.js';
+import { HANDOFF, handlePath, hold, state } from './state.js';
 
 declare const module: { filename?: unknown } | undefined;
 
@@ -114,11 +114,24 @@ export function coverWorkers(): () => void {
               'ERR_CWDKIT_CWD_TOO_LONG',
             );
           }
+          // Handed the directory itself (its handle's path), not the path it had at chdir: a worker starts where its
+          // parent is now, moved or deleted, as a child process inherits its cwd. Held until that worker exits, since
+          // when it adopts it cannot be seen from here (a closed or reused fd would name another directory).
+          const own = state.own;
+          const handed = own && hold(own);
+          if (own) setEnvironmentData(HANDOFF, handlePath(own.fd));
           covering = true;
           try {
-            return Reflect.construct(target, [filename, withSetup(args[1]), ...args.slice(2)], newTarget);
+            const worker = Reflect.construct(target, [filename, withSetup(args[1]), ...args.slice(2)], newTarget);
+            if (handed) (worker as { once(event: string, listener: () => void): unknown }).once('exit', handed);
+            return worker;
+          } catch (error) {
+            handed?.();
+            throw error;
           } finally {
             covering = false;
+            // A worker started by a class taken before install (see below) gets the path, and no hold.
+            if (own) setEnvironmentData(HANDOFF, own.nameless ? undefined : own.bytes);
           }
         },
       }) as Fn,
