@@ -450,10 +450,10 @@ function iterate(original: Fn, { paths }: Spec): Fn {
 function childCwd(own: Own, cwd: unknown): unknown {
   verify(own);
   // A child's cwd is a string: a deleted directory, or one with no UTF-8 name, is reached through the handle.
-  if (cwd === undefined || cwd === null || cwd === '') {
+  if (cwd === undefined || cwd === null) {
     return own.dead || own.nameless || !own.utf8 ? handlePath(own.fd) : own.path;
   }
-  return toOs(own, cwd);
+  return toOs(own, cwd); // '' stays '': the OS's ENOENT, as a real chdir's child gets
 }
 
 /** child_process's sync forms take (file, args?, options?); execSync (command, options?): `options` at `at`. */

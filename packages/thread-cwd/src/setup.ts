@@ -12,9 +12,11 @@ if (present === undefined) {
   // Checked before createProvider(), which in a worker may already take its parent's cwd: nothing here has changed.
   throw codedError(
     new Error(
-      `@cwdkit/thread-cwd/setup: a ${present} CwdProvider is already installed in this thread, and one thread has ` +
-        `one strategy: remove that install (an install() call, or --import cwdkit/register with CWDKIT_STRATEGY or ` +
-        `cwdkit.config.json naming ${present}) to use thread-cwd, or remove this setup entry to keep ${present}`,
+      `@cwdkit/thread-cwd/setup: ${present} is already installed in this thread (by an install() call, or by ` +
+        `cwdkit/register preloaded with --import or NODE_OPTIONS, which took it from CWDKIT_STRATEGY, a cwdkit ` +
+        `config file or its default list), and one thread has one strategy: to use thread-cwd, set ` +
+        `CWDKIT_STRATEGY=thread-cwd for that register (or name thread-cwd in its config, or remove that install); ` +
+        `to keep ${present}, remove this setup entry`,
     ),
     'ERR_CWDKIT_ALREADY_INSTALLED',
   );

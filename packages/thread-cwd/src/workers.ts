@@ -1,6 +1,7 @@
 // What a worker started from a thread where thread-cwd is installed gets: the setup entry preloaded, so it starts
 // installed and in its parent's cwd (handed over in environment data, see index.ts). A new thread starts bare (trap 3),
 // so this is patched in every installed thread, the main thread included.
+import { existsSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -29,7 +30,9 @@ function ownFolder(): string | undefined {
  * Undefined when thread-cwd was bundled: there is no setup.cjs beside it.
  */
 const folder = ownFolder();
-const setupFile = folder && fileURLToPath(new URL('setup.cjs', folder));
+const setupFile = ((file) => (file && existsSync(file) ? file : undefined))(
+  folder && fileURLToPath(new URL('setup.cjs', folder)),
+); // a bundle's own folder has no setup.cjs: import.meta.url and module.filename then name the bundle
 let warnedBundled = false;
 const setupEntry = /thread-cwd[\\/](dist[\\/])?setup/;
 const registerEntry = /cwdkit[\\/](dist[\\/])?register/;

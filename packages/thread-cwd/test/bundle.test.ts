@@ -37,6 +37,18 @@ if (isMainThread) {
 }
 `;
 
+// The same app as an ES module importing the ESM builds: bundled, import.meta.url names the bundle, whose folder has
+// no setup.cjs (a worker then failed MODULE_NOT_FOUND instead of starting bare with the warning).
+const esmApp = app
+  .replace("const fs = require('node:fs');", "import fs from 'node:fs';")
+  .replace("const path = require('node:path');\n", '')
+  .replace("const workerThreads = require('node:worker_threads');", "import workerThreads from 'node:worker_threads';")
+  .replace("const { install } = require('cwdkit');", "import { install } from 'cwdkit';")
+  .replace(
+    "const { createProvider } = require('@cwdkit/thread-cwd');",
+    "import { createProvider } from '@cwdkit/thread-cwd';",
+  );
+
 beforeAll(() => {
   for (const [name, folder] of [
     ['cwdkit', 'cwdkit'],
@@ -50,6 +62,7 @@ beforeAll(() => {
   }
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'app', private: true }));
   fs.writeFileSync(path.join(project, 'app.cjs'), app);
+  fs.writeFileSync(path.join(project, 'app.mjs'), esmApp);
   fs.mkdirSync(path.join(runIn, 'inner'), { recursive: true });
   fs.writeFileSync(path.join(runIn, 'inner', 'file'), 'inner file');
 });
@@ -58,11 +71,15 @@ afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 // What esbuild's users add so that CommonJS code in an ES module bundle can require() builtins (it has no require).
 const requireBanner = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
-describe.skipIf(process.platform !== 'linux').each(['esm', 'cjs'] as const)('esbuild, %s output', (format) => {
-  it("require('@cwdkit/thread-cwd') bundled loads; a worker's chdir works; its workers warn they start bare", async () => {
-    const file = path.join(runIn, format === 'esm' ? 'app.mjs' : 'app.cjs');
+describe.skipIf(process.platform !== 'linux').each([
+  ['esm', 'app.cjs'],
+  ['cjs', 'app.cjs'],
+  ['esm', 'app.mjs'],
+] as const)('esbuild, %s output of %s', (format, entry) => {
+  it("thread-cwd bundled loads; a worker's chdir works; its workers warn they start bare", async () => {
+    const file = path.join(runIn, `${entry}.${format === 'esm' ? 'mjs' : 'cjs'}`);
     await build({
-      entryPoints: [path.join(project, 'app.cjs')],
+      entryPoints: [path.join(project, entry)],
       absWorkingDir: project,
       bundle: true,
       platform: 'node',
