@@ -52,6 +52,14 @@ process.on('exit', () => {
 });
 `,
   );
+  // The same, with what is installed, for Deno (which has no moduleLoadList): the app imports cwdkit itself.
+  writeFile(
+    path.join(project, 'loaded-deno.mjs'),
+    `import { createRequire } from 'node:module';
+import { installed } from 'cwdkit';
+console.log(JSON.stringify({ files: Object.keys(createRequire(import.meta.url).cache), installed: installed() }));
+`,
+  );
   // Under the flag: a worker started before the main thread's first chdir, then 50 lockstep chdirs and a storm of
   // 2000 (the worker reads in a loop, each read checked against the directories current during it), then a worker
   // started after them. Every worker makes a provider of its own (Bun and Deno workers run no preload).
@@ -197,6 +205,17 @@ describe('cwdkit/register', () => {
       {},
       null,
     ],
+    // A file: or tarball install names the file: the ES module (what the "deno" condition picks) or the CommonJS one.
+    ...(['register.mjs', 'register.cjs'] as const).map(
+      (file) =>
+        [
+          `deno run --preload dist/${file}`,
+          path.join(bin, 'deno'),
+          ['run', '--preload', `./node_modules/cwdkit/dist/${file}`, '--allow-read', '--allow-env', 'app.js'],
+          {},
+          null,
+        ] as const,
+    ),
   ] as const)(
     '%s: the app sees the configured strategy, and its worker',
     async (_how, command, args, env, inWorker) => {
@@ -237,6 +256,14 @@ describe('cwdkit/register', () => {
       path.join(bin, 'deno'),
       ['run', '--preload', 'npm:cwdkit/register', '--allow-read', '--allow-env', 'app.js'],
     ],
+    ...(['register.mjs', 'register.cjs'] as const).map(
+      (file) =>
+        [
+          `deno, dist/${file}`,
+          path.join(bin, 'deno'),
+          ['run', '--preload', `./node_modules/cwdkit/dist/${file}`, '--allow-read', '--allow-env', 'app.js'],
+        ] as const,
+    ),
   ] as const;
   const failures = [
     ['nonesuch', ['"nonesuch" is not installed', 'ERR_CWDKIT_STRATEGY_NOT_INSTALLED']],
@@ -308,6 +335,22 @@ describe('cwdkit/register', () => {
       const registered = await load('cwdkit/register', env);
       const added = registered.builtins.filter((name) => !empty.builtins.includes(name));
       expect(added, JSON.stringify(env)).toEqual([]);
+    }
+  });
+
+  // On Deno a CommonJS preload costs start-up of its own: the "deno" export condition gives Deno the ES module, which
+  // loads the strategy's ESM build.
+  it('Deno: npm:cwdkit/register loads no CommonJS file (the "deno" condition), and installs the strategy', async () => {
+    for (const preload of ['npm:cwdkit/register', './node_modules/cwdkit/dist/register.mjs']) {
+      const result = await run(
+        path.join(bin, 'deno'),
+        ['run', '--preload', preload, '--allow-read', '--allow-env', 'loaded-deno.mjs'],
+        { cwd: project, env: { CWDKIT_STRATEGY: 'sab-atomics' } },
+      );
+      expect(result.stderr).toBe('');
+      const { files, installed } = JSON.parse(result.stdout) as { files: string[]; installed: string };
+      expect(files, preload).toEqual([]);
+      expect(installed, preload).toBe('sab-atomics');
     }
   });
 
