@@ -51,7 +51,8 @@ export function listDirectory(directory: string): string[] {
 function denoRead(file: string): string | undefined {
   if (!deno) return undefined;
   try {
-    if (!deno.statSync(file).isFile) return undefined;
+    const stats = deno.statSync(file);
+    if (!stats.isFile || stats.size > MAX_FILE_BYTES) return undefined; // never read a huge file whole
     const bytes = deno.readFileSync(file);
     // The BOM is kept, as Buffer's toString keeps it: readJsonFile treats both alike.
     if (bytes.length <= MAX_FILE_BYTES) return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
