@@ -14,7 +14,7 @@ const processGlobal: Plugin = {
     return {
       code: code
         .replace(/__toESM\(require\("(?:node:)?process"\),\s*1\)/g, '{ default: globalThis.process }')
-        .replace(/^import (\w+) from "(?:node:)?process";$/gm, 'const $1 = globalThis.process;'),
+        .replace(/\bimport (\w+) ?from ?"(?:node:)?process";/g, 'const $1 = globalThis.process;'),
     };
   },
 };
@@ -32,12 +32,22 @@ export default defineConfig([
     plugins: [processGlobal],
   },
   {
-    // The preload: CommonJS for every condition (see src/register.ts), one file, the strategy loaded with require().
+    // The preload of Node and Bun: CommonJS (see src/register.ts), one file, the strategy loaded with require().
     entry: ['src/register.ts'],
     format: ['cjs'],
     dts: true,
     // Every process under the flag compiles this file: without comments and spaces V8 has ~60% less to scan. Names
     // stay (the installed functions are named cwd, chdir and resolve, like the runtime's).
+    minifyWhitespace: true,
+    minifySyntax: true,
+    target: 'node20',
+    plugins: [processGlobal],
+  },
+  {
+    // Deno's preload (the "deno" condition of "./register"): an ES module, the strategy loaded with import().
+    entry: { register: 'src/register-deno.ts' },
+    format: ['esm'],
+    outExtension: () => ({ js: '.mjs' }),
     minifyWhitespace: true,
     minifySyntax: true,
     target: 'node20',

@@ -1,6 +1,6 @@
-import { realpathSync } from 'node:fs';
+import type { realpathSync } from 'node:fs';
 import { chdirError, codedError, cwdError, hasCode } from './errors.js';
-import { isMainThread, threadState } from './shared.js';
+import { builtin, isMainThread, threadState } from './shared.js';
 
 // The global, not a default import of node:process: in the CommonJS build esbuild would copy every property of
 // `process` into an interop object at load (~4 ms of start-up on Node, ~8 ms on Bun), and an ESM import of
@@ -32,9 +32,15 @@ interface RuntimeOriginals {
 
 /**
  * fs.realpathSync.native as it was when core first loaded on this thread: the OS read. A strategy that patches fs in
- * its thread (thread-cwd joins relative paths to the thread's cwd) must not change what "ask the OS" answers.
+ * its thread (thread-cwd joins relative paths to the thread's cwd, on Node only) must not change what "ask the OS"
+ * answers. On Deno, node:fs costs ~7 ms of start-up and Deno's reads never need it: loaded on first need there.
  */
-const osRealpath: typeof realpathSync.native = threadState('realpath-native', () => realpathSync.native);
+const nodeRealpath = () => builtin<{ realpathSync: typeof realpathSync }>('node:fs').realpathSync.native;
+const osRealpath: typeof realpathSync.native = threadState('realpath-native', () =>
+  runtime === 'deno'
+    ? (((...args: Parameters<typeof realpathSync.native>) => nodeRealpath()(...args)) as typeof realpathSync.native)
+    : nodeRealpath(),
+);
 
 /**
  * The runtime's own cwd/chdir functions, captured once per thread before install() can swap them (trap 7).

@@ -40,7 +40,8 @@ const nodeFlag = () => `--import=${register.href}`;
 function preloadAdvice(): string {
   if (runtime === 'deno') {
     // Deno cannot --preload npm: a package installed from a file: folder or a tarball; a path always works.
-    return `deno run --preload npm:cwdkit/register, or --preload ${fileURLToPath(register)} from a file: or tarball install`;
+    const file = fileURLToPath(new URL('./register.mjs', import.meta.url));
+    return `deno run --preload npm:cwdkit/register, or --preload ${file} from a file: or tarball install`;
   }
   if (runtime === 'bun') return 'bun --preload cwdkit/register';
   return 'node --import cwdkit/register, or NODE_OPTIONS="$(npx cwdkit flag)" for child processes too';

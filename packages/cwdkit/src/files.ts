@@ -1,6 +1,22 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { codedError } from '@cwdkit/core';
+
+// Every file the selection reads goes through this file. On Deno, loading node:fs costs ~7 ms of start-up (Deno
+// initialising more of its Node layer), paid by every process under the flag: there Deno's own calls answer the
+// common case (a file that exists and is small, a file that does not exist), and everything else (an error, a FIFO, a
+// file too large) is asked again through node:fs, as on Node and Bun, so that every answer and every error is the same.
+interface DenoFiles {
+  lstatSync(path: string): unknown;
+  statSync(path: string): { isFile: boolean; size: number };
+  readFileSync(path: string): Uint8Array;
+  readDirSync(path: string): Iterable<{ name: string }>;
+  errors: { NotFound: abstract new () => unknown };
+}
+const deno = (globalThis as { Deno?: DenoFiles }).Deno;
+const fs = () =>
+  (globalThis.process as unknown as { getBuiltinModule(id: string): typeof import('node:fs') }).getBuiltinModule(
+    'node:fs',
+  );
 
 /** A config file or a package.json larger than this is refused, never read. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -11,7 +27,39 @@ export function configFileError(file: string, problem: string, cause?: unknown):
 
 /** Whether something exists at `file` (a dangling symlink counts: reading it then fails with a clear error). */
 export function exists(file: string): boolean {
-  return lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  if (deno) {
+    try {
+      deno.lstatSync(file);
+      return true;
+    } catch (error) {
+      if (error instanceof deno.errors.NotFound) return false;
+    }
+  }
+  return fs().lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+}
+
+/** The names in a directory, none when it cannot be read. */
+export function listDirectory(directory: string): string[] {
+  try {
+    return deno ? Array.from(deno.readDirSync(directory), (entry) => entry.name) : fs().readdirSync(directory);
+  } catch {
+    return [];
+  }
+}
+
+/** Deno's read of a regular file of at most MAX_FILE_BYTES; undefined for anything else (node:fs then answers). */
+function denoRead(file: string): string | undefined {
+  if (!deno) return undefined;
+  try {
+    const stats = deno.statSync(file);
+    if (!stats.isFile || stats.size > MAX_FILE_BYTES) return undefined; // never read a huge file whole
+    const bytes = deno.readFileSync(file);
+    // The BOM is kept, as Buffer's toString keeps it: readJsonFile treats both alike.
+    if (bytes.length <= MAX_FILE_BYTES) return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  } catch {
+    // asked again through node:fs, whose error the user gets
+  }
+  return undefined;
 }
 
 /**
@@ -19,6 +67,17 @@ export function exists(file: string): boolean {
  * or a device named like a config file is refused instead of hanging; every failure is ERR_CWDKIT_CONFIG_FILE.
  */
 export function readJsonFile(file: string): unknown {
+  const text = denoRead(file) ?? readText(file);
+  if (text.trim() === '') throw configFileError(file, 'is empty: write {"strategy": "<name>"} in it, or delete it');
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw configFileError(file, `is not valid JSON (${(error as Error).message})`, error);
+  }
+}
+
+function readText(file: string): string {
+  const { closeSync, constants, fstatSync, openSync } = fs();
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -51,18 +110,13 @@ export function readJsonFile(file: string): unknown {
   } finally {
     closeSync(fd);
   }
-  if (text.trim() === '') throw configFileError(file, 'is empty: write {"strategy": "<name>"} in it, or delete it');
-  try {
-    return JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw configFileError(file, `is not valid JSON (${(error as Error).message})`, error);
-  }
+  return text;
 }
 
 /** Reads from `fd` into `buffer` from `length` on, until the buffer is full or the file ends; the bytes now held. */
 function readInto(fd: number, buffer: Buffer, length: number): number {
   for (let read = -1; read !== 0 && length < buffer.length; length += read) {
-    read = readSync(fd, buffer, length, buffer.length - length, null);
+    read = fs().readSync(fd, buffer, length, buffer.length - length, null);
   }
   return length;
 }

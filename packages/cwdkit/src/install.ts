@@ -61,6 +61,7 @@ function capture([owner, key, label]: [object, Key, string]): Slot {
  * bind them once (their syncBuiltinESMExports changes nothing).
  */
 function syncNamedImports(): void {
+  if (runtime === 'deno') return; // nothing to do there, and node:module is not free in Deno's start-up
   const getBuiltinModule = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
   (getBuiltinModule?.('node:module') as { syncBuiltinESMExports?: () => void } | undefined)?.syncBuiltinESMExports?.();
 }

@@ -1,7 +1,6 @@
-import { readdirSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exists, projectRoot, readJsonFile } from './files.js';
+import { exists, listDirectory, projectRoot, readJsonFile } from './files.js';
 
 /** An installed package that declares a strategy name in its package.json: `"cwdkit": {"strategy": "<name>"}`. */
 export interface DeclaredStrategy {
@@ -12,18 +11,11 @@ export interface DeclaredStrategy {
 
 /** Where strategy packages are looked for inside a node_modules folder: `@cwdkit/*`, `cwdkit-*`, `@scope/cwdkit-*`. */
 function candidatePackages(nodeModules: string): string[] {
-  const list = (dir: string) => {
-    try {
-      return readdirSync(dir);
-    } catch {
-      return [];
-    }
-  };
   const found: string[] = [];
-  for (const entry of list(nodeModules)) {
+  for (const entry of listDirectory(nodeModules)) {
     if (entry.startsWith('cwdkit-')) found.push(entry);
     else if (entry.startsWith('@')) {
-      for (const inner of list(join(nodeModules, entry))) {
+      for (const inner of listDirectory(join(nodeModules, entry))) {
         if (entry === '@cwdkit' || inner.startsWith('cwdkit-')) found.push(`${entry}/${inner}`);
       }
     }

@@ -17,6 +17,8 @@ let app: string; // cwdkit, @cwdkit/core and the real @cwdkit/sab-atomics, insta
 let published: string; // the same, as installed from a registry (versions in package.json)
 const cli = () => path.join(app, 'node_modules/cwdkit/bin/cwdkit.js');
 const registerFile = () => path.join(app, 'node_modules/cwdkit/dist/register.cjs');
+/** Deno's (the "deno" condition of cwdkit/register): an ES module. The CommonJS one works there too. */
+const denoRegisterFile = () => path.join(app, 'node_modules/cwdkit/dist/register.mjs');
 
 /** A project as npm installs it: the packages copied, the `cwdkit` bin linked, `app.js` printing what is installed. */
 function project(spec: (tarball: string) => string): string {
@@ -109,7 +111,11 @@ describe('NODE_OPTIONS for children in any directory', () => {
 describe('Deno, installed from file: specs or tarballs', () => {
   const permissions = ['--allow-read', '--allow-env'];
   it('--preload of the register file works where --preload npm:cwdkit/register cannot find the package', async () => {
-    for (const preload of ['./node_modules/cwdkit/dist/register.cjs', registerFile()]) {
+    for (const preload of [
+      './node_modules/cwdkit/dist/register.mjs',
+      denoRegisterFile(),
+      './node_modules/cwdkit/dist/register.cjs',
+    ]) {
       const result = await run(deno, ['run', '--preload', preload, ...permissions, 'app.js'], { cwd: app });
       expect(result).toMatchObject({ code: 0, stdout: 'sab-atomics\n' });
     }
@@ -142,14 +148,16 @@ describe('`cwdkit which` advice', () => {
     expect(plain.stderr).toBe('');
     const installedLine = plain.stdout.split('\n').find((line) => line.startsWith('installed'));
     expect(installedLine).toBe(
-      `installed     nothing (to install it: deno run --preload npm:cwdkit/register, or --preload ${registerFile()} from a file: or tarball install)`,
+      `installed     nothing (to install it: deno run --preload npm:cwdkit/register, or --preload ${denoRegisterFile()} from a file: or tarball install)`,
     );
     expect(plain.stdout).not.toContain('--import');
-    const under = await run(deno, ['run', '--preload', registerFile(), '--allow-read', '--allow-env', cli(), 'which'], {
-      cwd: app,
-    });
-    expect(under.stderr).toBe('');
-    expect(under.stdout).toContain('installed     sab-atomics\n');
+    for (const preload of [denoRegisterFile(), registerFile()]) {
+      const under = await run(deno, ['run', '--preload', preload, '--allow-read', '--allow-env', cli(), 'which'], {
+        cwd: app,
+      });
+      expect(under.stderr).toBe('');
+      expect(under.stdout).toContain('installed     sab-atomics\n');
+    }
   });
 
   it('on Bun: says to --preload, and under --preload, that it is installed', async () => {

@@ -1,6 +1,7 @@
 // One flag to adopt cwdkit: a real app in a fresh project (cwdkit, core and the real @cwdkit/sab-atomics copied into
 // its node_modules), run with `node --import`, `NODE_OPTIONS`, `bun --preload` and `deno run --preload`; it starts a
 // real worker. The app itself never imports the strategy: its main thread only orchestrates.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -50,6 +51,14 @@ const { cache } = createRequire(import.meta.url);
 process.on('exit', () => {
   console.log(JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(cache) }));
 });
+`,
+  );
+  // The same, with what is installed, for Deno (which has no moduleLoadList): the app imports cwdkit itself.
+  writeFile(
+    path.join(project, 'loaded-deno.mjs'),
+    `import { createRequire } from 'node:module';
+import { installed } from 'cwdkit';
+console.log(JSON.stringify({ files: Object.keys(createRequire(import.meta.url).cache), installed: installed() }));
 `,
   );
   // Under the flag: a worker started before the main thread's first chdir, then 50 lockstep chdirs and a storm of
@@ -197,6 +206,17 @@ describe('cwdkit/register', () => {
       {},
       null,
     ],
+    // A file: or tarball install names the file: the ES module (what the "deno" condition picks) or the CommonJS one.
+    ...(['register.mjs', 'register.cjs'] as const).map(
+      (file) =>
+        [
+          `deno run --preload dist/${file}`,
+          path.join(bin, 'deno'),
+          ['run', '--preload', `./node_modules/cwdkit/dist/${file}`, '--allow-read', '--allow-env', 'app.js'],
+          {},
+          null,
+        ] as const,
+    ),
   ] as const)(
     '%s: the app sees the configured strategy, and its worker',
     async (_how, command, args, env, inWorker) => {
@@ -237,6 +257,14 @@ describe('cwdkit/register', () => {
       path.join(bin, 'deno'),
       ['run', '--preload', 'npm:cwdkit/register', '--allow-read', '--allow-env', 'app.js'],
     ],
+    ...(['register.mjs', 'register.cjs'] as const).map(
+      (file) =>
+        [
+          `deno, dist/${file}`,
+          path.join(bin, 'deno'),
+          ['run', '--preload', `./node_modules/cwdkit/dist/${file}`, '--allow-read', '--allow-env', 'app.js'],
+        ] as const,
+    ),
   ] as const;
   const failures = [
     ['nonesuch', ['"nonesuch" is not installed', 'ERR_CWDKIT_STRATEGY_NOT_INSTALLED']],
@@ -310,6 +338,67 @@ describe('cwdkit/register', () => {
       expect(added, JSON.stringify(env)).toEqual([]);
     }
   });
+
+  // On Deno a CommonJS preload costs start-up of its own: the "deno" export condition gives Deno the ES module, which
+  // loads the strategy's ESM build.
+  it('Deno: npm:cwdkit/register loads no CommonJS file (the "deno" condition), and installs the strategy', async () => {
+    for (const preload of ['npm:cwdkit/register', './node_modules/cwdkit/dist/register.mjs']) {
+      const result = await run(
+        path.join(bin, 'deno'),
+        ['run', '--preload', preload, '--allow-read', '--allow-env', 'loaded-deno.mjs'],
+        { cwd: project, env: { CWDKIT_STRATEGY: 'sab-atomics' } },
+      );
+      expect(result.stderr).toBe('');
+      const { files, installed } = JSON.parse(result.stdout) as { files: string[]; installed: string };
+      expect(files, preload).toEqual([]);
+      expect(installed, preload).toBe('sab-atomics');
+    }
+  });
+
+  // Deno reads the selection's files with its own calls and asks node:fs only for what they do not answer: every
+  // config file, good or hostile, gives the same outcome as on Node, through both of Deno's preloads.
+  it('Deno: every config file, good or hostile, gives the outcome Node gives (the same line, the same exit)', async () => {
+    const cases: [string, (file: string) => void, ok?: true][] = [
+      ['valid', (file) => fs.writeFileSync(file, '{"strategy": "sab-atomics"}'), true],
+      ['with a BOM', (file) => fs.writeFileSync(file, '\uFEFF{"strategy": "sab-atomics"}'), true],
+      ['a symlink to a valid file', (file) => fs.symlinkSync(path.join(project, 'good.json'), file), true],
+      ['empty', (file) => fs.writeFileSync(file, ' \n')],
+      ['invalid JSON', (file) => fs.writeFileSync(file, '{"strategy": ')],
+      ['not UTF-8', (file) => fs.writeFileSync(file, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]))],
+      ['a wrong key', (file) => fs.writeFileSync(file, '{"strategies": "sab-atomics"}')],
+      ['a directory', (file) => fs.mkdirSync(file)],
+      ['a dangling symlink', (file) => fs.symlinkSync(path.join(project, 'nothing-here'), file)],
+      ['/dev/zero', (file) => fs.symlinkSync('/dev/zero', file)],
+      ['over 1 MiB', (file) => fs.writeFileSync(file, `{"strategy": "sab-atomics"}${' '.repeat(1024 * 1024)}`)],
+      ['a FIFO', (file) => execFileSync('mkfifo', [file])],
+    ];
+    fs.writeFileSync(path.join(project, 'good.json'), '{"strategy": "sab-atomics"}');
+    const report = path.join(project, 'report.mjs');
+    fs.writeFileSync(report, "import { installed } from 'cwdkit';\nconsole.log(installed() ?? 'none');\n");
+    const deno = path.join(bin, 'deno');
+    const flags = ['--allow-read', '--allow-env'];
+    for (const [label, make, ok] of cases) {
+      // Its own project root (.git), so that the search stops there; cwdkit and the strategy come from cwdkit's own.
+      const dir = path.join(project, 'hostile', label.replace(/\W+/g, '-'));
+      fs.mkdirSync(path.join(dir, '.git'), { recursive: true });
+      make(path.join(dir, 'cwdkit.config.json'));
+      const outcome = async (command: string, args: string[]) => {
+        const { code, stdout, stderr } = await run(command, [...args, report], { cwd: dir });
+        return { code, stdout, stderr };
+      };
+      const node = await outcome(process.execPath, ['--import', 'cwdkit/register']);
+      if (ok) expect(node, label).toEqual({ code: 0, stdout: 'sab-atomics\n', stderr: '' });
+      else
+        expect(node, label).toMatchObject({
+          code: 1,
+          stdout: '',
+          stderr: expect.stringMatching(/^cwdkit\/register: [^\n]*\n$/),
+        });
+      for (const preload of ['npm:cwdkit/register', path.join(project, 'node_modules/cwdkit/dist/register.cjs')]) {
+        expect(await outcome(deno, ['run', '--preload', preload, ...flags]), `${label}, ${preload}`).toEqual(node);
+      }
+    }
+  }, 120_000);
 
   it('loads at start-up only the builtins worker_threads needs and a few small ones, each package once', async () => {
     const load = async (preload: string) => {
