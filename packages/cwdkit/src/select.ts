@@ -331,8 +331,9 @@ function locate(request: Entry, plan: Plan, known: () => Map<string, DeclaredStr
     throw codedError(
       new Error(
         `cwdkit is bundled into this program, so it cannot load the strategy "${request}" by name: import the ` +
-          'strategy and pass the object instead: import sabAtomics from "@cwdkit/sab-atomics"; ' +
-          'createCwdProvider({ strategy: sabAtomics })',
+          // Worded so that no part reads as an import statement: publint's format check is a regex over the file.
+          'strategy and pass the object instead: createCwdProvider({ strategy: sabAtomics }), with sabAtomics the ' +
+          'default export of "@cwdkit/sab-atomics"',
       ),
       'ERR_CWDKIT_BUNDLED',
     );
