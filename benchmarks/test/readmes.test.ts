@@ -79,6 +79,10 @@ describe('readmes.mjs: whole programs (startup, real-*)', () => {
     const run = JSON.parse(fs.readFileSync(path.join(results, newest), 'utf8'));
     const runtime = run.options.runtimes[0];
     const interval = (estimate: number, low: number, high: number) => ({ estimate, low, high, n: 4 });
+    // The rows below stand in for the run's own: a recording that has these scenarios keeps none of its rows for them.
+    const standIns = new Set(['startup', 'real-eslint']);
+    run.scenarios = run.scenarios.filter((scenario: { name: string }) => !standIns.has(scenario.name));
+    run.summary = run.summary.filter((row: { scenario: string }) => !standIns.has(row.scenario));
     run.scenarios.push(
       { name: 'startup', description: '', claim: '', target: { extraMs: 2, extraMiB: 2 } },
       { name: 'real-eslint', description: '', claim: '', slow: true },
