@@ -336,6 +336,10 @@ function pairsOf(paths: readonly number[], args: unknown[], joined: unknown[]): 
 function named(wrapper: Fn, original: Fn): Fn {
   Object.defineProperty(wrapper, 'name', { value: original.name });
   Object.defineProperty(wrapper, 'length', { value: original.length });
+  // util.promisify's own form (fs.exists has one: its callback takes no error), which calls fs.exists again: covered.
+  for (const key of Object.getOwnPropertySymbols(original)) {
+    Object.defineProperty(wrapper, key, Object.getOwnPropertyDescriptor(original, key) as PropertyDescriptor);
+  }
   return wrapper;
 }
 
