@@ -53,11 +53,8 @@ describe('readmes.mjs', () => {
   });
 });
 
-/** The README written from the newest run with its whole programs and goals left out (as runs before them were). */
-function withoutWholePrograms(): string {
-  const run = JSON.parse(fs.readFileSync(path.join(results, newest), 'utf8'));
-  delete run.programs;
-  delete run.goals;
+/** The README readmes.mjs writes from `run` as the newest recording (a results file of its own, removed after). */
+function readmeFrom(run: unknown): string {
   fs.writeFileSync(path.join(root, 'benchmarks/results', '9999-12-31.json'), JSON.stringify(run));
   try {
     fs.writeFileSync(readme, '# app\n\n<!-- measured:start -->\n<!-- measured:end -->\n');
@@ -66,6 +63,14 @@ function withoutWholePrograms(): string {
   } finally {
     fs.rmSync(path.join(root, 'benchmarks/results', '9999-12-31.json'));
   }
+}
+
+/** The README written from the newest run with its whole programs and goals left out (as runs before them were). */
+function withoutWholePrograms(): string {
+  const run = JSON.parse(fs.readFileSync(path.join(results, newest), 'utf8'));
+  delete run.programs;
+  delete run.goals;
+  return readmeFrom(run);
 }
 
 describe('readmes.mjs: whole programs (startup, real-*)', () => {
@@ -134,22 +139,13 @@ describe('readmes.mjs: whole programs (startup, real-*)', () => {
         verdict: 'slower',
       },
     ];
-    fs.writeFileSync(path.join(root, 'benchmarks/results', '9999-12-31.json'), JSON.stringify(run));
-    try {
-      fs.writeFileSync(readme, '# app\n\n<!-- measured:start -->\n<!-- measured:end -->\n');
-      expect(readmes().status).toBe(0);
-      const text = fs.readFileSync(readme, 'utf8');
-      expect(text).toContain('Target (#21): ≤ 2 ms and ≤ 2 MiB.');
-      expect(text).toMatch(
-        /^\| native \| [^|]+ \| 2\.00× \(1\.60–2\.50\) \| \+12\.5 ms \| \+9\.00 MiB \| not met \|$/m,
-      );
-      expect(text).toMatch(
-        /^\| native \(no config file\) \| [^|]+ \| 1\.01× \(0\.91–1\.11\), no difference \| \+1\.50 ms \| \+1\.00 MiB \| met \|$/m,
-      );
-      expect(text).toMatch(/^\| eslint, 50 files \| sab-atomics \| 1\.25× \(1\.11–2\.00\) \|/m);
-    } finally {
-      fs.rmSync(path.join(root, 'benchmarks/results', '9999-12-31.json'));
-    }
+    const text = readmeFrom(run);
+    expect(text).toContain('Target (#21): ≤ 2 ms and ≤ 2 MiB.');
+    expect(text).toMatch(/^\| native \| [^|]+ \| 2\.00× \(1\.60–2\.50\) \| \+12\.5 ms \| \+9\.00 MiB \| not met \|$/m);
+    expect(text).toMatch(
+      /^\| native \(no config file\) \| [^|]+ \| 1\.01× \(0\.91–1\.11\), no difference \| \+1\.50 ms \| \+1\.00 MiB \| met \|$/m,
+    );
+    expect(text).toMatch(/^\| eslint, 50 files \| sab-atomics \| 1\.25× \(1\.11–2\.00\) \|/m);
   });
 });
 
@@ -197,20 +193,13 @@ describe('readmes.mjs: thread-cwd and the vitest example (#22 item 7)', () => {
         verdict: 'slower',
       },
     ];
-    fs.writeFileSync(path.join(root, 'benchmarks/results', '9999-12-31.json'), JSON.stringify(run));
-    try {
-      fs.writeFileSync(readme, '# app\n\n<!-- measured:start -->\n<!-- measured:end -->\n');
-      expect(readmes().status).toBe(0);
-      const text = fs.readFileSync(readme, 'utf8');
-      expect(text).toMatch(
-        /^\| [^|]+ \| process\.cwd\(\) installed, chdir’d \| a mutable cache \(h\.v \?\? miss\(\)\), called directly \| 3\.20× \(3\.10–3\.30\) \| ≤ 1\.5×, not met \|$/m,
-      );
-      expect(text).toMatch(
-        /^\| [^|]+ \| process\.cwd\(\) installed, chdir’d \| process\.cwd\(\) in a worker with sab-atomics installed \| 1\.02× \(0\.98–1\.06\) \| – \|$/m,
-      );
-      expect(text).toMatch(/^\| [^|]+ \| 1\.30× \(1\.20–1\.40\) \| \+300 ms \|$/m);
-    } finally {
-      fs.rmSync(path.join(root, 'benchmarks/results', '9999-12-31.json'));
-    }
+    const text = readmeFrom(run);
+    expect(text).toMatch(
+      /^\| [^|]+ \| process\.cwd\(\) installed, chdir’d \| a mutable cache \(h\.v \?\? miss\(\)\), called directly \| 3\.20× \(3\.10–3\.30\) \| ≤ 1\.5×, not met \|$/m,
+    );
+    expect(text).toMatch(
+      /^\| [^|]+ \| process\.cwd\(\) installed, chdir’d \| process\.cwd\(\) in a worker with sab-atomics installed \| 1\.02× \(0\.98–1\.06\) \| – \|$/m,
+    );
+    expect(text).toMatch(/^\| [^|]+ \| 1\.30× \(1\.20–1\.40\) \| \+300 ms \|$/m);
   });
 });
