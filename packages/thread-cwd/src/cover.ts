@@ -181,11 +181,12 @@ function strip(own: Own, value: unknown): unknown {
   return value;
 }
 
+/** A dirent's parentPath (and Node 20-22's `path`), a string or a Buffer (a Buffer path was given), as asked. */
 function fixDirent(own: Own, dirent: unknown): void {
   const entry = dirent as { parentPath?: unknown; path?: unknown } | null;
   if (!entry || typeof entry !== 'object') return;
-  if (typeof entry.parentPath === 'string') entry.parentPath = strip(own, entry.parentPath);
-  if (Object.hasOwn(entry, 'path') && typeof entry.path === 'string') entry.path = strip(own, entry.path);
+  if (entry.parentPath !== undefined) entry.parentPath = strip(own, entry.parentPath);
+  if (Object.hasOwn(entry, 'path') && entry.path !== undefined) entry.path = strip(own, entry.path);
 }
 
 interface DirLike {
