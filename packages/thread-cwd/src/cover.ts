@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import process from 'node:process';
-import { codedError } from '@cwdkit/core';
+import { codedError, hasCode } from '@cwdkit/core';
 import { handlePath, hold, type Own, state, toOs, verify } from './state.js';
 
 /** What a covered function returns that names a path, and how a real chdir would have spelled it. */
@@ -192,14 +192,43 @@ function fixDirent(own: Own, dirent: unknown): void {
 interface DirLike {
   read(...args: unknown[]): unknown;
   readSync(): unknown;
+  close(...args: unknown[]): unknown;
+  closeSync(): unknown;
   entries(): AsyncIterableIterator<unknown>;
   [Symbol.asyncIterator](): AsyncIterableIterator<unknown>;
+  [Symbol.dispose]?(): void;
+  [Symbol.asyncDispose]?(): Promise<void>;
 }
 
-/** A Dir whose `path` and dirents say what was asked for, as after a real chdir. */
+/**
+ * A Dir whose `path` and dirents say what was asked for, as after a real chdir, and which holds `own`'s handle until
+ * it is closed (closeSync, close, a dispose, the end of an async iteration) or garbage-collected: a recursive Dir
+ * opens each subfolder by its joined path as it reaches it, which a closed handle's reused fd would make another's.
+ */
 function fixDir(own: Own, dir: DirLike, asked: unknown): DirLike {
   Object.defineProperty(dir, 'path', { value: asked, configurable: true });
-  const { read, readSync, entries } = dir;
+  const done = hold(own);
+  unreachable.register(dir, done);
+  const { read, readSync, close, closeSync, entries } = dir;
+  const asyncDispose = dir[Symbol.asyncDispose]; // fs's [Symbol.dispose] calls closeSync, wrapped here
+  dir.closeSync = () => {
+    try {
+      closeSync.call(dir);
+    } catch (error) {
+      if (hasCode(error) && error.code === 'ERR_DIR_CLOSED') done(); // not ERR_DIR_CONCURRENT_OPERATION: still open
+      throw error;
+    }
+    done();
+  };
+  dir.close = (...args: unknown[]) => {
+    const callback = args[0];
+    if (typeof callback !== 'function') return (close.call(dir, ...args) as Promise<unknown>).finally(done);
+    return close.call(dir, (error: unknown) => {
+      done();
+      callback(error);
+    });
+  };
+  if (asyncDispose) dir[Symbol.asyncDispose] = () => asyncDispose.call(dir).finally(done);
   dir.readSync = () => {
     const dirent = readSync.call(dir);
     fixDirent(own, dirent);
@@ -219,9 +248,13 @@ function fixDir(own: Own, dir: DirLike, asked: unknown): DirLike {
     });
   };
   const iterate = async function* () {
-    for await (const dirent of entries.call(dir)) {
-      fixDirent(own, dirent);
-      yield dirent;
+    try {
+      for await (const dirent of entries.call(dir)) {
+        fixDirent(own, dirent);
+        yield dirent;
+      }
+    } finally {
+      done(); // fs's entries() closed the Dir
     }
   };
   dir.entries = iterate;
@@ -386,9 +419,12 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
       }
       return promise.then(
         (result) => {
-          done();
-          if (keeps !== undefined) keep(own, keeps, result);
-          return fixResult(own, returns, result, args[asked]);
+          try {
+            if (keeps !== undefined) keep(own, keeps, result);
+            return fixResult(own, returns, result, args[asked]);
+          } finally {
+            done(); // after what the result holds (a Dir, a Blob): the handle may be retired since the call
+          }
         },
         (error: unknown) => {
           done();
@@ -397,9 +433,12 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
       );
     }
     joined[last] = function (this: unknown, error: unknown, ...rest: unknown[]): void {
-      done();
-      if (error instanceof Error) return void callback.call(this, fixError(error, pairsOf(paths, args, joined)));
+      if (error instanceof Error) {
+        done();
+        return void callback.call(this, fixError(error, pairsOf(paths, args, joined)));
+      }
       if (rest.length > 0) rest[0] = fixResult(own, returns, rest[0], args[asked]);
+      done(); // after what the result holds (a Dir)
       callback.call(this, error, ...rest);
     };
     try {
