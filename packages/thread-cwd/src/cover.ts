@@ -19,10 +19,10 @@ interface Spec {
   readonly creates?: true;
   /**
    * What it returns walks the joined path later, so the handle is held (see Own.uses): a watcher until it closes (a
-   * recursive one adds subfolders by path); a Blob for good (it opens its file by path at each read, and so does
-   * every slice of it: no end can be seen).
+   * recursive one adds subfolders by path); a Blob until it, and each slice of it, is garbage-collected (each opens
+   * its file by path at each read). A Dir is held by fixDir (a recursive one opens subfolders by path).
    */
-  readonly keeps?: 'watcher' | 'forever';
+  readonly keeps?: 'watcher' | 'blob';
 }
 /** iterator: fs/promises.watch, an async generator: as fs's, it reads the cwd at the first next(), not at the call. */
 type Kind = 'sync' | 'callback' | 'promise' | 'iterator';
@@ -75,8 +75,8 @@ export const coveredFunctions: readonly Covered[] = [
     { module: 'fs', name, kind: 'callback', spec },
     { module: 'fs', name: `${name}Sync`, kind: 'sync', spec },
   ]),
-  { module: 'fs', name: 'openAsBlob', kind: 'promise', spec: { paths: [0], keeps: 'forever' } },
-  { module: 'fs', name: 'openAsBlobSync', kind: 'sync', spec: { paths: [0], keeps: 'forever' } }, // Node 26
+  { module: 'fs', name: 'openAsBlob', kind: 'promise', spec: { paths: [0], keeps: 'blob' } },
+  { module: 'fs', name: 'openAsBlobSync', kind: 'sync', spec: { paths: [0], keeps: 'blob' } }, // Node 26
   { module: 'fs', name: 'watch', kind: 'sync', spec: { paths: [0], keeps: 'watcher' } },
   { module: 'fs', name: 'mkdtempDisposableSync', kind: 'sync', spec: { paths: [0], returns: 'disposable' } },
   { module: 'fs', name: 'realpath.native', kind: 'callback', spec: one },
@@ -318,11 +318,32 @@ function holdUntilRemoved(own: Own, disposable: Disposable): void {
   unreachable.register(remove, done); // remove is reachable while the disposable, or its dispose, is
 }
 
-/** `own`'s handle held for as long as `keeps` says `result` may walk it (the call itself has returned). */
+/**
+ * `own`'s handle held for as long as `keeps` says `result` may walk it; called before the call's own hold ends, so a
+ * handle retired in between stays open.
+ */
 function keep(own: Own, keeps: Spec['keeps'], result: unknown): void {
-  if (keeps === 'forever') hold(own);
-  else if (keeps === 'watcher')
-    (result as { once(event: string, listener: () => void): unknown }).once('close', hold(own));
+  if (keeps === 'watcher') (result as { once(event: string, listener: () => void): unknown }).once('close', hold(own));
+  else if (keeps === 'blob' && result instanceof Blob) keepBlob(own, result);
+}
+
+/**
+ * A Blob from openAsBlob, and each slice of it, open the file by its joined path at each read: held until each is
+ * garbage-collected. A Blob made from it (`new Blob([blob])`, a File, a structured clone) is not seen: read after
+ * the original is collected, it walks a closed handle (ENOENT) or a reused fd (Node's size and mtime check then stands).
+ */
+function keepBlob(own: Own, blob: Blob): void {
+  unreachable.register(blob, hold(own));
+  const { slice } = blob;
+  Object.defineProperty(blob, 'slice', {
+    configurable: true,
+    writable: true,
+    value: function (this: Blob, ...args: Parameters<Blob['slice']>): Blob {
+      const part = slice.apply(this, args);
+      keepBlob(own, part);
+      return part;
+    },
+  });
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : '');
