@@ -24,6 +24,7 @@ interface Spec {
    */
   readonly keeps?: 'watcher' | 'blob';
 }
+
 /** iterator: fs/promises.watch, an async generator: as fs's, it reads the cwd at the first next(), not at the call. */
 type Kind = 'sync' | 'callback' | 'promise' | 'iterator';
 
@@ -346,23 +347,26 @@ function keepBlob(own: Own, blob: Blob): void {
   });
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : '');
-
-/** The error a real chdir would have given: the path (and dest) as asked, in the properties and the message. */
-function fixError(error: unknown, pairs: readonly unknown[]): unknown {
+/**
+ * The error a real chdir would have given: in its message, stack, `path` and `dest` (and a SystemError's `info`),
+ * every path joined to the handle (quoted or not: cp's and rm's messages name paths bare, and paths below the one
+ * given) with `/proc/<pid>/fd/N/` taken off, so that nothing a caller sees names the handle.
+ */
+function fixError(error: unknown, own: Own): unknown {
   if (!(error instanceof Error)) return error;
-  const record = error as Error & { path?: unknown; dest?: unknown };
-  for (let i = 0; i < pairs.length; i += 2) {
-    const [asked, given] = [text(pairs[i]), text(pairs[i + 1])];
-    if (record.path === given) record.path = asked;
-    if (record.dest === given) record.dest = asked;
-    const quoted = `'${given}'`;
-    if (record.message.includes(quoted)) {
-      const stack = record.stack;
-      record.message = record.message.replaceAll(quoted, `'${asked}'`);
-      if (typeof stack === 'string') record.stack = stack.replace(quoted, `'${asked}'`);
+  const unjoin = (value: string) => value.replaceAll(own.prefix, '');
+  const fix = (record: Record<string, unknown>, keys: readonly string[]) => {
+    for (const key of keys) {
+      const value = record[key];
+      if (typeof value !== 'string') continue;
+      const fixed = unjoin(value);
+      if (fixed !== value) record[key] = fixed;
     }
-  }
+  };
+  const record = error as unknown as Record<string, unknown>;
+  fix(record, ['message', 'stack', 'path', 'dest']);
+  const info = record.info;
+  if (info !== null && typeof info === 'object') fix(info as Record<string, unknown>, ['message', 'path', 'dest']);
   return error;
 }
 
@@ -378,13 +382,6 @@ function join(own: Own, paths: readonly number[], args: unknown[]): unknown[] {
     joined[index] = given;
   }
   return joined;
-}
-
-/** (asked, given) for each path that was joined: what fixError spells back. */
-function pairsOf(paths: readonly number[], args: unknown[], joined: unknown[]): unknown[] {
-  const pairs: unknown[] = [];
-  for (const index of paths) if (joined[index] !== args[index]) pairs.push(args[index], joined[index]);
-  return pairs;
 }
 
 /** A function's name and length kept by its wrapper (what a caller may read from it). */
@@ -422,7 +419,7 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
         if (keeps !== undefined) keep(own, keeps, result);
         return returns === undefined ? result : fixResult(own, returns, result, args[asked]);
       } catch (error) {
-        throw fixError(error, pairsOf(paths, args, joined));
+        throw fixError(error, own);
       }
     }
     const last = joined.length - 1;
@@ -436,7 +433,7 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
         promise = original.apply(this, joined) as Promise<unknown>;
       } catch (error) {
         done();
-        throw error;
+        throw fixError(error, own);
       }
       return promise.then(
         (result) => {
@@ -449,14 +446,14 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
         },
         (error: unknown) => {
           done();
-          throw fixError(error, pairsOf(paths, args, joined));
+          throw fixError(error, own);
         },
       );
     }
     joined[last] = function (this: unknown, error: unknown, ...rest: unknown[]): void {
       if (error instanceof Error) {
         done();
-        return void callback.call(this, fixError(error, pairsOf(paths, args, joined)));
+        return void callback.call(this, fixError(error, own));
       }
       if (rest.length > 0) rest[0] = fixResult(own, returns, rest[0], args[asked]);
       done(); // after what the result holds (a Dir)
@@ -466,7 +463,7 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
       return original.apply(this, joined);
     } catch (error) {
       done();
-      throw error;
+      throw fixError(error, own);
     }
   };
   // Forwarding `arguments` untouched is V8's fast path (no array is made): a thread that never chdir'd pays one
@@ -497,7 +494,7 @@ function iterate(original: Fn, { paths }: Spec): Fn {
       try {
         return yield* original.apply(self, joined) as AsyncGenerator<unknown>;
       } catch (error) {
-        throw fixError(error, pairsOf(paths, args, joined));
+        throw fixError(error, own);
       } finally {
         done();
       }
@@ -742,7 +739,7 @@ export function cover(): () => void {
         try {
           return original.apply(this, copy);
         } catch (error) {
-          throw fixError(error, [args[0] ?? '.env', copy[0]]);
+          throw fixError(error, own);
         }
       },
     'process.loadEnvFile',

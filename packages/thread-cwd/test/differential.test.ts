@@ -21,7 +21,7 @@ afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 /** The groups of test/fixtures/side.mjs, in its order: `moved` and `deletedSwallowing` in a directory whose path another
  * directory took (moved away, or deleted), with the calls that swallow ENOENT. */
-const groups = ['operations', 'invalid', 'chdir', 'moved', 'deletedSwallowing', 'deleted'] as const;
+const groups = ['operations', 'invalid', 'cp', 'chdir', 'moved', 'deletedSwallowing', 'deleted'] as const;
 type Answers = Record<(typeof groups)[number], [string, unknown][]> & { main?: unknown };
 
 async function sides(node: string, tag: string, env: Record<string, string> = {}) {
@@ -65,6 +65,10 @@ describe('thread-cwd against a real chdir', () => {
       expect(answer('moved', 'process.cwd()')).toEqual({ ok: '<root>/mv2' });
       expect(answer('deletedSwallowing', "existsSync('x')")).toEqual({ ok: [false, false] });
       expect(answer('deletedSwallowing', "statSync('x'")).toEqual({ ok: 'none' });
+      // No answer and no error message names the directory's handle (each is also compared below).
+      const handle = /\/proc\/(\d+|self)\/fd\//;
+      const named = groups.flatMap((group) => thread[group].filter(([, seen]) => handle.test(JSON.stringify(seen))));
+      expect(named.map(([name]) => name)).toEqual([]);
       for (const group of groups) expect(thread[group]).toEqual(real[group]);
       expect(thread.main, "the main thread's cwd never moved").toEqual({ cwd: '<root>', os: '<root>' });
     });
