@@ -5,9 +5,10 @@ import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
+import path from 'node:path';
 import process from 'node:process';
 import { codedError, hasCode } from '@cwdkit/core';
-import { handlePath, hold, type Own, state, toOs, verify } from './state.js';
+import { handlePath, hold, type Joins, type Own, state, toOs, verify } from './state.js';
 
 /** What a covered function returns that names a path, and how a real chdir would have spelled it. */
 type Returns = 'path' | 'dirents' | 'dir' | 'disposable';
@@ -23,8 +24,13 @@ interface Spec {
    * its file by path at each read). A Dir is held by fixDir (a recursive one opens subfolders by path).
    */
   readonly keeps?: 'watcher' | 'blob';
+  /**
+   * cp spells paths of its own from those it is given (a relative symlink's copy points at `resolve(dirname(src),
+   * target)`, its filter is called with each source and destination, its messages name them): it is given the
+   * directory's path (checked, see byPath), so that a copied link names the cwd as a real chdir's does.
+   */
+  readonly byPath?: true;
 }
-
 /** iterator: fs/promises.watch, an async generator: as fs's, it reads the cwd at the first next(), not at the call. */
 type Kind = 'sync' | 'callback' | 'promise' | 'iterator';
 
@@ -37,7 +43,7 @@ const fsPairs: Record<string, Spec> = {
   chmod: one,
   chown: one,
   copyFile: two,
-  cp: two,
+  cp: { paths: [0, 1], byPath: true },
   exists: one,
   lchmod: one,
   lchown: one,
@@ -174,7 +180,7 @@ export function uncovered(
 }
 
 /** A real chdir's spelling of `value`, which the OS got joined to `own` (stripped back only where it was joined). */
-function strip(own: Own, value: unknown): unknown {
+function strip(own: Joins, value: unknown): unknown {
   if (typeof value === 'string') return value.startsWith(own.prefix) ? value.slice(own.prefix.length) : value;
   if (Buffer.isBuffer(value) && value.subarray(0, own.prefixBytes.length).equals(own.prefixBytes)) {
     return value.subarray(own.prefixBytes.length);
@@ -350,11 +356,18 @@ function keepBlob(own: Own, blob: Blob): void {
 /**
  * The error a real chdir would have given: in its message, stack, `path` and `dest` (and a SystemError's `info`),
  * every path joined to the handle (quoted or not: cp's and rm's messages name paths bare, and paths below the one
- * given) with `/proc/<pid>/fd/N/` taken off, so that nothing a caller sees names the handle.
+ * given) with `/proc/<pid>/fd/N/` taken off, so that nothing a caller sees names the handle. `given` (cp's, joined to
+ * the directory's path) pairs each path it was given with the one asked: that path and those below it are spelled
+ * as asked, where other absolute paths cp names (a link's resolved target) stay as they are.
  */
-function fixError(error: unknown, own: Own): unknown {
+function fixError(error: unknown, own: Own, given?: readonly (readonly [string, string])[]): unknown {
   if (!(error instanceof Error)) return error;
-  const unjoin = (value: string) => value.replaceAll(own.prefix, '');
+  const unjoin = (value: string) => {
+    for (const [asked, joined] of given ?? []) {
+      value = value.replace(below(joined), () => asked);
+    }
+    return value.replaceAll(own.prefix, '');
+  };
   const fix = (record: Record<string, unknown>, keys: readonly string[]) => {
     for (const key of keys) {
       const value = record[key];
@@ -370,18 +383,60 @@ function fixError(error: unknown, own: Own): unknown {
   return error;
 }
 
+/** `name` where it is a whole path or the start of one below it. */
+const below = (name: string) => new RegExp(`${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?=$|[/\\s'",):;])`, 'g');
+
+/** cp's (asked, given) for each path joined to the directory's path: what fixError spells back. */
+function givenOf(paths: readonly number[], args: unknown[], joined: unknown[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  const text = (value: unknown) => (typeof value === 'string' ? value : String(value));
+  for (const index of paths) if (joined[index] !== args[index]) pairs.push([text(args[index]), text(joined[index])]);
+  return pairs;
+}
+
 export type Fn = (this: unknown, ...args: unknown[]) => unknown;
 
-/** `args` with each relative path joined to `own` (a copy), or `args` itself when none is relative. */
-function join(own: Own, paths: readonly number[], args: unknown[]): unknown[] {
+/** `args` with each relative path joined to `joins` (a copy), or `args` itself when none is relative. */
+function join(joins: Joins, paths: readonly number[], args: unknown[]): unknown[] {
   let joined = args;
   for (const index of paths) {
-    const given = toOs(own, args[index]);
+    const given = toOs(joins, args[index]);
     if (given === args[index]) continue;
     if (joined === args) joined = args.slice();
     joined[index] = given;
   }
   return joined;
+}
+
+/**
+ * What cp is given for a relative path: the directory's path, where the directory still is (verify) and has one (not
+ * deleted, not past PATH_MAX, UTF-8); else its handle (a deleted one holds nothing to copy or to copy into). A move
+ * of the directory while cp runs is not followed (it is, through the handle, by every other call).
+ */
+function byPath(own: Own): Joins {
+  verify(own);
+  if (own.dead || own.nameless || !own.utf8) return own;
+  const prefix = own.path.endsWith('/') ? own.path : `${own.path}/`;
+  return { prefix, prefixBytes: Buffer.from(prefix) };
+}
+
+/** cp's options (at 2) with a filter called as a real chdir's: each source and destination relative, as given. */
+function withFilter(joins: Joins, args: unknown[], joined: unknown[]): void {
+  const options = joined[2] as { filter?: unknown } | null | undefined;
+  const filter = options?.filter;
+  if (typeof filter !== 'function') return;
+  const root = joins.prefix.length > 1 ? joins.prefix.slice(0, -1) : joins.prefix;
+  const asGiven = (value: unknown, index: number) => {
+    if (joined[index] === args[index] || typeof value !== 'string') return value; // not joined: as it was
+    if (value === joined[index]) return args[index];
+    return value.startsWith(joins.prefix) ? value.slice(joins.prefix.length) : path.relative(root, value);
+  };
+  joined[2] = {
+    ...options,
+    filter(this: unknown, source: unknown, destination: unknown) {
+      return filter.call(this, asGiven(source, 0), asGiven(destination, 1));
+    },
+  };
 }
 
 /** A function's name and length kept by its wrapper (what a caller may read from it). */
@@ -402,6 +457,7 @@ function named(wrapper: Fn, original: Fn): Fn {
 function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
   if (kind === 'iterator') return named(iterate(original, spec), original);
   const { returns, creates, paths, keeps } = spec;
+  const cp = spec.byPath === true;
   const asked = paths[0] as number;
   const covered = function (this: unknown, ...args: unknown[]): unknown {
     const own = state.own as Own;
@@ -411,15 +467,17 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
       verify(own);
       if (own.dead) args = [args[0], { ...(args[1] as object), recursive: false }, ...args.slice(2)];
     }
-    const joined = join(own, paths, args);
+    const joins = cp ? byPath(own) : own;
+    const joined = join(joins, paths, args);
     if (joined === args) return original.apply(this, args); // nothing relative: the call as it was
+    if (cp) withFilter(joins, args, joined);
     if (kind === 'sync') {
       try {
         const result = original.apply(this, joined);
         if (keeps !== undefined) keep(own, keeps, result);
         return returns === undefined ? result : fixResult(own, returns, result, args[asked]);
       } catch (error) {
-        throw fixError(error, own);
+        throw fixError(error, own, cp ? givenOf(paths, args, joined) : undefined);
       }
     }
     const last = joined.length - 1;
@@ -433,7 +491,7 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
         promise = original.apply(this, joined) as Promise<unknown>;
       } catch (error) {
         done();
-        throw fixError(error, own);
+        throw fixError(error, own, cp ? givenOf(paths, args, joined) : undefined);
       }
       return promise.then(
         (result) => {
@@ -446,14 +504,14 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
         },
         (error: unknown) => {
           done();
-          throw fixError(error, own);
+          throw fixError(error, own, cp ? givenOf(paths, args, joined) : undefined);
         },
       );
     }
     joined[last] = function (this: unknown, error: unknown, ...rest: unknown[]): void {
       if (error instanceof Error) {
         done();
-        return void callback.call(this, fixError(error, own));
+        return void callback.call(this, fixError(error, own, cp ? givenOf(paths, args, joined) : undefined));
       }
       if (rest.length > 0) rest[0] = fixResult(own, returns, rest[0], args[asked]);
       done(); // after what the result holds (a Dir)
@@ -463,7 +521,7 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
       return original.apply(this, joined);
     } catch (error) {
       done();
-      throw fixError(error, own);
+      throw fixError(error, own, cp ? givenOf(paths, args, joined) : undefined);
     }
   };
   // Forwarding `arguments` untouched is V8's fast path (no array is made): a thread that never chdir'd pays one

@@ -119,7 +119,7 @@ export function retire(own: Own): void {
  * A string 'file:x' is a relative path, as it is to fs. One with a NUL byte is left as given too: the runtime refuses
  * it before it reaches the OS, and its error then names the argument as the user wrote it.
  */
-export function toOs(own: Own, value: unknown): unknown {
+export function toOs(own: Joins, value: unknown): unknown {
   if (typeof value === 'string') {
     if (value.length === 0 || value.charCodeAt(0) === SLASH || value.includes('\0')) return value;
     return own.prefix + value;
@@ -130,6 +130,9 @@ export function toOs(own: Own, value: unknown): unknown {
   }
   return value;
 }
+
+/** What a relative path is joined to: a thread's handle (an Own), or the directory's path (cp, see cover.ts). */
+export type Joins = Pick<Own, 'prefix' | 'prefixBytes'>;
 
 /** A relative path joined to the directory's handle, as `string | Buffer` (a child's cwd, a chdir). */
 export function viaHandle(own: Own, value: string | Uint8Array): string | Buffer {

@@ -65,6 +65,10 @@ describe('thread-cwd against a real chdir', () => {
       expect(answer('moved', 'process.cwd()')).toEqual({ ok: '<root>/mv2' });
       expect(answer('deletedSwallowing', "existsSync('x')")).toEqual({ ok: [false, false] });
       expect(answer('deletedSwallowing', "statSync('x'")).toEqual({ ok: 'none' });
+      // cp's links name the cwd (its path, spelled <root>), as a real chdir's do.
+      expect(answer('cp', "cpSync('cps', 'cp1', recursive)")).toEqual({
+        ok: ['<root>/d/cps/target', '<root>/d/f', '<root>/d/cps/target'],
+      });
       // No answer and no error message names the directory's handle (each is also compared below).
       const handle = /\/proc\/(\d+|self)\/fd\//;
       const named = groups.flatMap((group) => thread[group].filter(([, seen]) => handle.test(JSON.stringify(seen))));
