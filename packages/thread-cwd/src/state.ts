@@ -47,6 +47,8 @@ interface ThreadState {
   installed?: boolean;
   /** How many of this thread's providers are open: the last one closed (none installed) drops the thread's cwd. */
   open?: number;
+  /** Whether this thread was started with the setup entry preloaded (see workers.ts). */
+  preloaded?: boolean;
 }
 
 /**
@@ -54,6 +56,9 @@ interface ThreadState {
  * set at chdir, or, while the covered Worker constructs one, its handle's path (workers.ts).
  */
 export const HANDOFF = 'cwdkit:thread-cwd.v1';
+
+/** Set while the covered Worker constructs one whose execArgv it gave the setup entry: that entry (workers.ts). */
+export const ADDED = 'cwdkit:thread-cwd.added.v1';
 
 /** One per thread, shared by every provider and by the ESM and CJS copies of this package. */
 export const state = threadState<ThreadState>('thread-cwd.v1', () => ({
