@@ -377,7 +377,9 @@ function fixError(error: unknown, own: Own, given?: readonly (readonly [string, 
     }
   };
   const record = error as unknown as Record<string, unknown>;
-  fix(record, ['message', 'stack', 'path', 'dest']);
+  const message = record.message;
+  fix(record, ['message', 'path', 'dest']);
+  if (record.message !== message) fix(record, ['stack']); // read only then: V8 formats a stack at its first read
   const info = record.info;
   if (info !== null && typeof info === 'object') fix(info as Record<string, unknown>, ['message', 'path', 'dest']);
   return error;
