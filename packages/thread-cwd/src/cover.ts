@@ -335,22 +335,39 @@ function keep(own: Own, keeps: Spec['keeps'], result: unknown): void {
 }
 
 /**
- * A Blob from openAsBlob, and each slice of it, open the file by its joined path at each read: held until each is
- * garbage-collected. A Blob made from it (`new Blob([blob])`, a File, a structured clone) is not seen: read after
- * the original is collected, it walks a closed handle (ENOENT) or a reused fd (Node's size and mtime check then stands).
+ * A Blob from openAsBlob opens its file by its joined path at each read, when the read starts (a stream: at its first
+ * pull, maybe after the Blob itself was collected), and so does each slice of it: held until the Blob is collected,
+ * and, from each call of these methods, until the slice, or the stream, is collected, or the promise settles. A Blob
+ * made from it (`new Blob([blob])`, a File, a structured clone) is not seen: read after the original was collected, it
+ * walks a closed handle (NotReadableError) or a reused fd (Node's size and mtime check then stands).
  */
 function keepBlob(own: Own, blob: Blob): void {
   unreachable.register(blob, hold(own));
-  const { slice } = blob;
-  Object.defineProperty(blob, 'slice', {
-    configurable: true,
-    writable: true,
-    value: function (this: Blob, ...args: Parameters<Blob['slice']>): Blob {
-      const part = slice.apply(this, args);
-      keepBlob(own, part);
-      return part;
-    },
-  });
+  for (const name of ['slice', 'stream', 'text', 'arrayBuffer', 'bytes'] as const) {
+    const method = (blob as unknown as Record<string, unknown>)[name];
+    if (typeof method !== 'function') continue; // bytes(): Node 22+
+    Object.defineProperty(blob, name, {
+      configurable: true,
+      writable: true,
+      value: function (this: unknown, ...args: unknown[]): unknown {
+        const done = hold(own);
+        let result: unknown;
+        try {
+          result = method.apply(this, args);
+        } catch (error) {
+          done();
+          throw error;
+        }
+        if (result instanceof Promise) return result.finally(done);
+        if (result instanceof Blob) {
+          keepBlob(own, result);
+          done();
+        } else if (result !== null && typeof result === 'object') unreachable.register(result, done);
+        else done();
+        return result;
+      },
+    });
+  }
 }
 
 /**
