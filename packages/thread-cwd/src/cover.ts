@@ -444,11 +444,12 @@ function withFilter(joins: Joins, args: unknown[], joined: unknown[]): void {
   const options = joined[2] as { filter?: unknown } | null | undefined;
   const filter = options?.filter;
   if (typeof filter !== 'function') return;
-  const root = joins.prefix.length > 1 ? joins.prefix.slice(0, -1) : joins.prefix;
+  // cp calls it with what it was given, then with path.join(that, name) below it: joined to what was asked, as cp's.
   const asGiven = (value: unknown, index: number) => {
-    if (joined[index] === args[index] || typeof value !== 'string') return value; // not joined: as it was
-    if (value === joined[index]) return args[index];
-    return value.startsWith(joins.prefix) ? value.slice(joins.prefix.length) : path.relative(root, value);
+    const given = joined[index];
+    if (given === args[index] || typeof value !== 'string') return value; // not joined: as it was
+    if (value === given) return args[index];
+    return path.join(String(args[index]), path.relative(path.normalize(String(given)), value));
   };
   joined[2] = {
     ...options,
