@@ -236,8 +236,15 @@ function fixDir(own: Own, dir: DirLike, asked: unknown): DirLike {
     });
   };
   if (asyncDispose) dir[Symbol.asyncDispose] = () => asyncDispose.call(dir).finally(done);
+  // A read's error (a recursive Dir's subfolder it could not open) names its joined path: spelled as asked too.
+  const failed = (error: unknown) => fixError(error, own);
   dir.readSync = () => {
-    const dirent = readSync.call(dir);
+    let dirent: unknown;
+    try {
+      dirent = readSync.call(dir);
+    } catch (error) {
+      throw failed(error);
+    }
     fixDirent(own, dirent);
     return dirent;
   };
@@ -246,13 +253,18 @@ function fixDir(own: Own, dir: DirLike, asked: unknown): DirLike {
     if (typeof callback === 'function') {
       return read.call(dir, (error: unknown, dirent: unknown) => {
         fixDirent(own, dirent);
-        callback(error, dirent);
+        callback(failed(error), dirent);
       });
     }
-    return (read.call(dir) as Promise<unknown>).then((dirent) => {
-      fixDirent(own, dirent);
-      return dirent;
-    });
+    return (read.call(dir) as Promise<unknown>).then(
+      (dirent) => {
+        fixDirent(own, dirent);
+        return dirent;
+      },
+      (error: unknown) => {
+        throw failed(error);
+      },
+    );
   };
   const iterate = async function* () {
     try {
@@ -260,6 +272,8 @@ function fixDir(own: Own, dir: DirLike, asked: unknown): DirLike {
         fixDirent(own, dirent);
         yield dirent;
       }
+    } catch (error) {
+      throw failed(error);
     } finally {
       done(); // fs's entries() closed the Dir
     }

@@ -28,8 +28,10 @@ async function sides(node: string, tag: string, env: Record<string, string> = {}
   const [real, thread] = ['real', 'thread'].map((name) => path.join(scratch, `${tag}-${name}`)) as [string, string];
   for (const root of [real, thread]) makeTree(root, addon);
   const options = { env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 };
-  const a = await run(node, [side, 'real', real], { ...options, cwd: path.join(real, 'd') });
-  const b = await run(node, [side, 'thread', thread], { ...options, cwd: thread });
+  // At most 4,096 open files, so an op can run out of them quickly (a recursive Dir that cannot open a subfolder).
+  const limited = (mode: string, root: string) => ['-c', 'ulimit -n 4096 && exec "$0" "$@"', node, side, mode, root];
+  const a = await run('sh', limited('real', real), { ...options, cwd: path.join(real, 'd') });
+  const b = await run('sh', limited('thread', thread), { ...options, cwd: thread });
   return { real: JSON.parse(a.stdout) as Answers, thread: JSON.parse(b.stdout) as Answers };
 }
 
@@ -57,6 +59,10 @@ describe('thread-cwd against a real chdir', () => {
       const answer = (group: keyof Answers, label: string) =>
         (real[group] as [string, unknown][]).find(([n]) => n.startsWith(label))?.[1];
       expect(answer('operations', "readFileSync('link/../x')")).toEqual({ ok: 'other/x\n' });
+      expect(answer('operations', "opendirSync('sub', recursive) read with no fd left")).toMatchObject({
+        code: 'EMFILE',
+        message: "EMFILE: too many open files, opendir 'sub/deep'",
+      });
       expect(answer('deleted', "readdirSync('.')")).toEqual({ ok: [] });
       expect(answer('chdir', "chdir('link')")).toEqual({ ok: '<root>/other/inner' });
       // A real cwd is the directory, not its path: moved, it is still read and written; deleted, it holds nothing.
