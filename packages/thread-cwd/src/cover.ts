@@ -20,8 +20,8 @@ interface Spec {
   readonly creates?: true;
   /**
    * What it returns walks the joined path later, so the handle is held (see Own.uses): a watcher until it closes (a
-   * recursive one adds subfolders by path); a Blob until it, and each slice of it, is garbage-collected (each opens
-   * its file by path at each read). A Dir is held by fixDir (a recursive one opens subfolders by path).
+   * recursive one adds subfolders by path); a Blob until it, its slices and its streams are garbage-collected (each
+   * opens its file by path at each read: keepBlob). A Dir is held by fixDir (a recursive one opens subfolders by path).
    */
   readonly keeps?: 'watcher' | 'blob';
   /**
