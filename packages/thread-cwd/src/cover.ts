@@ -5,9 +5,10 @@ import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
+import path from 'node:path';
 import process from 'node:process';
-import { codedError } from '@cwdkit/core';
-import { handlePath, hold, type Own, state, toOs, verify } from './state.js';
+import { codedError, hasCode } from '@cwdkit/core';
+import { handlePath, hold, type Joins, type Own, state, toOs, verify } from './state.js';
 
 /** What a covered function returns that names a path, and how a real chdir would have spelled it. */
 type Returns = 'path' | 'dirents' | 'dir' | 'disposable';
@@ -19,10 +20,16 @@ interface Spec {
   readonly creates?: true;
   /**
    * What it returns walks the joined path later, so the handle is held (see Own.uses): a watcher until it closes (a
-   * recursive one adds subfolders by path); a Blob for good (it opens its file by path at each read, and so does
-   * every slice of it: no end can be seen).
+   * recursive one adds subfolders by path); a Blob until it, its slices and its streams are garbage-collected (each
+   * opens its file by path at each read: keepBlob). A Dir is held by fixDir (a recursive one opens subfolders by path).
    */
-  readonly keeps?: 'watcher' | 'forever';
+  readonly keeps?: 'watcher' | 'blob';
+  /**
+   * cp spells paths of its own from those it is given (a relative symlink's copy points at `resolve(dirname(src),
+   * target)`, its filter is called with each source and destination, its messages name them): it is given the
+   * directory's path (checked, see byPath), so that a copied link names the cwd as a real chdir's does.
+   */
+  readonly byPath?: true;
 }
 /** iterator: fs/promises.watch, an async generator: as fs's, it reads the cwd at the first next(), not at the call. */
 type Kind = 'sync' | 'callback' | 'promise' | 'iterator';
@@ -36,7 +43,7 @@ const fsPairs: Record<string, Spec> = {
   chmod: one,
   chown: one,
   copyFile: two,
-  cp: two,
+  cp: { paths: [0, 1], byPath: true },
   exists: one,
   lchmod: one,
   lchown: one,
@@ -75,8 +82,8 @@ export const coveredFunctions: readonly Covered[] = [
     { module: 'fs', name, kind: 'callback', spec },
     { module: 'fs', name: `${name}Sync`, kind: 'sync', spec },
   ]),
-  { module: 'fs', name: 'openAsBlob', kind: 'promise', spec: { paths: [0], keeps: 'forever' } },
-  { module: 'fs', name: 'openAsBlobSync', kind: 'sync', spec: { paths: [0], keeps: 'forever' } }, // Node 26
+  { module: 'fs', name: 'openAsBlob', kind: 'promise', spec: { paths: [0], keeps: 'blob' } },
+  { module: 'fs', name: 'openAsBlobSync', kind: 'sync', spec: { paths: [0], keeps: 'blob' } }, // Node 26
   { module: 'fs', name: 'watch', kind: 'sync', spec: { paths: [0], keeps: 'watcher' } },
   { module: 'fs', name: 'mkdtempDisposableSync', kind: 'sync', spec: { paths: [0], returns: 'disposable' } },
   { module: 'fs', name: 'realpath.native', kind: 'callback', spec: one },
@@ -173,7 +180,7 @@ export function uncovered(
 }
 
 /** A real chdir's spelling of `value`, which the OS got joined to `own` (stripped back only where it was joined). */
-function strip(own: Own, value: unknown): unknown {
+function strip(own: Joins, value: unknown): unknown {
   if (typeof value === 'string') return value.startsWith(own.prefix) ? value.slice(own.prefix.length) : value;
   if (Buffer.isBuffer(value) && value.subarray(0, own.prefixBytes.length).equals(own.prefixBytes)) {
     return value.subarray(own.prefixBytes.length);
@@ -181,26 +188,63 @@ function strip(own: Own, value: unknown): unknown {
   return value;
 }
 
+/** A dirent's parentPath (and Node 20-22's `path`), a string or a Buffer (a Buffer path was given), as asked. */
 function fixDirent(own: Own, dirent: unknown): void {
   const entry = dirent as { parentPath?: unknown; path?: unknown } | null;
   if (!entry || typeof entry !== 'object') return;
-  if (typeof entry.parentPath === 'string') entry.parentPath = strip(own, entry.parentPath);
-  if (Object.hasOwn(entry, 'path') && typeof entry.path === 'string') entry.path = strip(own, entry.path);
+  if (entry.parentPath !== undefined) entry.parentPath = strip(own, entry.parentPath);
+  if (Object.hasOwn(entry, 'path') && entry.path !== undefined) entry.path = strip(own, entry.path);
 }
 
 interface DirLike {
   read(...args: unknown[]): unknown;
   readSync(): unknown;
+  close(...args: unknown[]): unknown;
+  closeSync(): unknown;
   entries(): AsyncIterableIterator<unknown>;
   [Symbol.asyncIterator](): AsyncIterableIterator<unknown>;
+  [Symbol.dispose]?(): void;
+  [Symbol.asyncDispose]?(): Promise<void>;
 }
 
-/** A Dir whose `path` and dirents say what was asked for, as after a real chdir. */
+/**
+ * A Dir whose `path` and dirents say what was asked for, as after a real chdir, and which holds `own`'s handle until
+ * it is closed (closeSync, close, a dispose, the end of an async iteration) or garbage-collected: a recursive Dir
+ * opens each subfolder by its joined path as it reaches it, which a closed handle's reused fd would make another's.
+ */
 function fixDir(own: Own, dir: DirLike, asked: unknown): DirLike {
   Object.defineProperty(dir, 'path', { value: asked, configurable: true });
-  const { read, readSync, entries } = dir;
+  const done = hold(own);
+  unreachable.register(dir, done);
+  const { read, readSync, close, closeSync, entries } = dir;
+  const asyncDispose = dir[Symbol.asyncDispose]; // fs's [Symbol.dispose] calls closeSync, wrapped here
+  dir.closeSync = () => {
+    try {
+      closeSync.call(dir);
+    } catch (error) {
+      if (hasCode(error) && error.code === 'ERR_DIR_CLOSED') done(); // not ERR_DIR_CONCURRENT_OPERATION: still open
+      throw error;
+    }
+    done();
+  };
+  dir.close = (...args: unknown[]) => {
+    const callback = args[0];
+    if (typeof callback !== 'function') return (close.call(dir, ...args) as Promise<unknown>).finally(done);
+    return close.call(dir, (error: unknown) => {
+      done();
+      callback(error);
+    });
+  };
+  if (asyncDispose) dir[Symbol.asyncDispose] = () => asyncDispose.call(dir).finally(done);
+  // A read's error (a recursive Dir's subfolder it could not open) names its joined path: spelled as asked too.
+  const failed = (error: unknown) => fixError(error, own);
   dir.readSync = () => {
-    const dirent = readSync.call(dir);
+    let dirent: unknown;
+    try {
+      dirent = readSync.call(dir);
+    } catch (error) {
+      throw failed(error);
+    }
     fixDirent(own, dirent);
     return dirent;
   };
@@ -209,18 +253,29 @@ function fixDir(own: Own, dir: DirLike, asked: unknown): DirLike {
     if (typeof callback === 'function') {
       return read.call(dir, (error: unknown, dirent: unknown) => {
         fixDirent(own, dirent);
-        callback(error, dirent);
+        callback(failed(error), dirent);
       });
     }
-    return (read.call(dir) as Promise<unknown>).then((dirent) => {
-      fixDirent(own, dirent);
-      return dirent;
-    });
+    return (read.call(dir) as Promise<unknown>).then(
+      (dirent) => {
+        fixDirent(own, dirent);
+        return dirent;
+      },
+      (error: unknown) => {
+        throw failed(error);
+      },
+    );
   };
   const iterate = async function* () {
-    for await (const dirent of entries.call(dir)) {
-      fixDirent(own, dirent);
-      yield dirent;
+    try {
+      for await (const dirent of entries.call(dir)) {
+        fixDirent(own, dirent);
+        yield dirent;
+      }
+    } catch (error) {
+      throw failed(error);
+    } finally {
+      done(); // fs's entries() closed the Dir
     }
   };
   dir.entries = iterate;
@@ -284,40 +339,101 @@ function holdUntilRemoved(own: Own, disposable: Disposable): void {
   unreachable.register(remove, done); // remove is reachable while the disposable, or its dispose, is
 }
 
-/** `own`'s handle held for as long as `keeps` says `result` may walk it (the call itself has returned). */
+/**
+ * `own`'s handle held for as long as `keeps` says `result` may walk it; called before the call's own hold ends, so a
+ * handle retired in between stays open.
+ */
 function keep(own: Own, keeps: Spec['keeps'], result: unknown): void {
-  if (keeps === 'forever') hold(own);
-  else if (keeps === 'watcher')
-    (result as { once(event: string, listener: () => void): unknown }).once('close', hold(own));
+  if (keeps === 'watcher') (result as { once(event: string, listener: () => void): unknown }).once('close', hold(own));
+  else if (keeps === 'blob' && result instanceof Blob) keepBlob(own, result);
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : '');
-
-/** The error a real chdir would have given: the path (and dest) as asked, in the properties and the message. */
-function fixError(error: unknown, pairs: readonly unknown[]): unknown {
-  if (!(error instanceof Error)) return error;
-  const record = error as Error & { path?: unknown; dest?: unknown };
-  for (let i = 0; i < pairs.length; i += 2) {
-    const [asked, given] = [text(pairs[i]), text(pairs[i + 1])];
-    if (record.path === given) record.path = asked;
-    if (record.dest === given) record.dest = asked;
-    const quoted = `'${given}'`;
-    if (record.message.includes(quoted)) {
-      const stack = record.stack;
-      record.message = record.message.replaceAll(quoted, `'${asked}'`);
-      if (typeof stack === 'string') record.stack = stack.replace(quoted, `'${asked}'`);
-    }
+/**
+ * A Blob from openAsBlob opens its file by its joined path at each read, when the read starts (a stream: at its first
+ * pull, maybe after the Blob itself was collected), and so does each slice of it: held until the Blob is collected,
+ * and, from each call of these methods, until the slice, or the stream, is collected, or the promise settles. A Blob
+ * made from it (`new Blob([blob])`, a File, a structured clone) is not seen: read after the original was collected, it
+ * walks a closed handle (NotReadableError) or a reused fd (Node's size and mtime check then stands).
+ */
+function keepBlob(own: Own, blob: Blob): void {
+  unreachable.register(blob, hold(own));
+  for (const name of ['slice', 'stream', 'text', 'arrayBuffer', 'bytes'] as const) {
+    const method = (blob as unknown as Record<string, unknown>)[name];
+    if (typeof method !== 'function') continue; // bytes(): Node 22+
+    Object.defineProperty(blob, name, {
+      configurable: true,
+      writable: true,
+      value: function (this: unknown, ...args: unknown[]): unknown {
+        const done = hold(own);
+        let result: unknown;
+        try {
+          result = method.apply(this, args);
+        } catch (error) {
+          done();
+          throw error;
+        }
+        if (result instanceof Promise) return result.finally(done);
+        if (result instanceof Blob) {
+          keepBlob(own, result);
+          done();
+        } else if (result !== null && typeof result === 'object') unreachable.register(result, done);
+        else done();
+        return result;
+      },
+    });
   }
+}
+
+/**
+ * The error a real chdir would have given: in its message, stack, `path` and `dest` (and a SystemError's `info`),
+ * every path joined to the handle (quoted or not: cp's and rm's messages name paths bare, and paths below the one
+ * given) with `/proc/<pid>/fd/N/` taken off, so that nothing a caller sees names the handle. `given` (cp's, joined to
+ * the directory's path) pairs each path it was given with the one asked: that path and those below it are spelled
+ * as asked, where other absolute paths cp names (a link's resolved target) stay as they are.
+ */
+function fixError(error: unknown, own: Own, given?: readonly (readonly [string, string])[]): unknown {
+  if (!(error instanceof Error)) return error;
+  const unjoin = (value: string) => {
+    for (const [asked, joined] of given ?? []) {
+      value = value.replace(below(joined), () => asked);
+    }
+    return value.replaceAll(own.prefix, '');
+  };
+  const fix = (record: Record<string, unknown>, keys: readonly string[]) => {
+    for (const key of keys) {
+      const value = record[key];
+      if (typeof value !== 'string') continue;
+      const fixed = unjoin(value);
+      if (fixed !== value) record[key] = fixed;
+    }
+  };
+  const record = error as unknown as Record<string, unknown>;
+  const message = record.message;
+  fix(record, ['message', 'path', 'dest']);
+  if (record.message !== message) fix(record, ['stack']); // read only then: V8 formats a stack at its first read
+  const info = record.info;
+  if (info !== null && typeof info === 'object') fix(info as Record<string, unknown>, ['message', 'path', 'dest']);
   return error;
+}
+
+/** `name` where it is a whole path or the start of one below it. */
+const below = (name: string) => new RegExp(`${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?=$|[/\\s'",):;])`, 'g');
+
+/** cp's (asked, given) for each path joined to the directory's path: what fixError spells back. */
+function givenOf(paths: readonly number[], args: unknown[], joined: unknown[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  const text = (value: unknown) => (typeof value === 'string' ? value : String(value));
+  for (const index of paths) if (joined[index] !== args[index]) pairs.push([text(args[index]), text(joined[index])]);
+  return pairs;
 }
 
 export type Fn = (this: unknown, ...args: unknown[]) => unknown;
 
-/** `args` with each relative path joined to `own` (a copy), or `args` itself when none is relative. */
-function join(own: Own, paths: readonly number[], args: unknown[]): unknown[] {
+/** `args` with each relative path joined to `joins` (a copy), or `args` itself when none is relative. */
+function join(joins: Joins, paths: readonly number[], args: unknown[]): unknown[] {
   let joined = args;
   for (const index of paths) {
-    const given = toOs(own, args[index]);
+    const given = toOs(joins, args[index]);
     if (given === args[index]) continue;
     if (joined === args) joined = args.slice();
     joined[index] = given;
@@ -325,11 +441,44 @@ function join(own: Own, paths: readonly number[], args: unknown[]): unknown[] {
   return joined;
 }
 
-/** (asked, given) for each path that was joined: what fixError spells back. */
-function pairsOf(paths: readonly number[], args: unknown[], joined: unknown[]): unknown[] {
-  const pairs: unknown[] = [];
-  for (const index of paths) if (joined[index] !== args[index]) pairs.push(args[index], joined[index]);
-  return pairs;
+/**
+ * What cp is given for a relative path: the directory's path, where the directory still is (verify) and has one (not
+ * deleted, not past PATH_MAX, UTF-8); else its handle (a deleted one holds nothing to copy or to copy into). A move
+ * of the directory while cp runs is not followed (it is, through the handle, by every other call).
+ */
+function byPath(own: Own): Joins {
+  verify(own);
+  if (own.dead || own.nameless || !own.utf8) return own;
+  const prefix = own.path.endsWith('/') ? own.path : `${own.path}/`;
+  return { prefix, prefixBytes: Buffer.from(prefix) };
+}
+
+/** cp's join: to the directory's path, with its filter's arguments spelled as asked. */
+function joinCp(own: Own, paths: readonly number[], args: unknown[]): unknown[] {
+  const joins = byPath(own);
+  const joined = join(joins, paths, args);
+  if (joined !== args) withFilter(args, joined);
+  return joined;
+}
+
+/** cp's options (at 2) with a filter called as a real chdir's: each source and destination relative, as given. */
+function withFilter(args: unknown[], joined: unknown[]): void {
+  const options = joined[2] as { filter?: unknown } | null | undefined;
+  const filter = options?.filter;
+  if (typeof filter !== 'function') return;
+  // cp calls it with what it was given, then with path.join(that, name) below it: joined to what was asked, as cp's.
+  const asGiven = (value: unknown, index: number) => {
+    const given = joined[index];
+    if (given === args[index] || typeof value !== 'string') return value; // not joined: as it was
+    if (value === given) return args[index];
+    return path.join(String(args[index]), path.relative(path.normalize(String(given)), value));
+  };
+  joined[2] = {
+    ...options,
+    filter(this: unknown, source: unknown, destination: unknown) {
+      return filter.call(this, asGiven(source, 0), asGiven(destination, 1));
+    },
+  };
 }
 
 /** A function's name and length kept by its wrapper (what a caller may read from it). */
@@ -350,6 +499,13 @@ function named(wrapper: Fn, original: Fn): Fn {
 function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
   if (kind === 'iterator') return named(iterate(original, spec), original);
   const { returns, creates, paths, keeps } = spec;
+  // Chosen here, not per call: with cp's branches in the wrapper, a relative statSync cost ~95 instructions more
+  // (callgrind, Node 24, 40,000 calls, ~6,870 each); as it is, ~8.
+  const cp = spec.byPath === true;
+  const joinArgs = cp ? joinCp : join;
+  // The error a real chdir would have given (cp's joins spelled back too).
+  const failed = (error: unknown, own: Own, args: unknown[], joined: unknown[]): unknown =>
+    fixError(error, own, cp ? givenOf(paths, args, joined) : undefined);
   const asked = paths[0] as number;
   const covered = function (this: unknown, ...args: unknown[]): unknown {
     const own = state.own as Own;
@@ -359,7 +515,7 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
       verify(own);
       if (own.dead) args = [args[0], { ...(args[1] as object), recursive: false }, ...args.slice(2)];
     }
-    const joined = join(own, paths, args);
+    const joined = joinArgs(own, paths, args);
     if (joined === args) return original.apply(this, args); // nothing relative: the call as it was
     if (kind === 'sync') {
       try {
@@ -367,7 +523,7 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
         if (keeps !== undefined) keep(own, keeps, result);
         return returns === undefined ? result : fixResult(own, returns, result, args[asked]);
       } catch (error) {
-        throw fixError(error, pairsOf(paths, args, joined));
+        throw failed(error, own, args, joined);
       }
     }
     const last = joined.length - 1;
@@ -381,31 +537,37 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
         promise = original.apply(this, joined) as Promise<unknown>;
       } catch (error) {
         done();
-        throw error;
+        throw failed(error, own, args, joined);
       }
       return promise.then(
         (result) => {
-          done();
-          if (keeps !== undefined) keep(own, keeps, result);
-          return fixResult(own, returns, result, args[asked]);
+          try {
+            if (keeps !== undefined) keep(own, keeps, result);
+            return fixResult(own, returns, result, args[asked]);
+          } finally {
+            done(); // after what the result holds (a Dir, a Blob): the handle may be retired since the call
+          }
         },
         (error: unknown) => {
           done();
-          throw fixError(error, pairsOf(paths, args, joined));
+          throw failed(error, own, args, joined);
         },
       );
     }
     joined[last] = function (this: unknown, error: unknown, ...rest: unknown[]): void {
-      done();
-      if (error instanceof Error) return void callback.call(this, fixError(error, pairsOf(paths, args, joined)));
+      if (error instanceof Error) {
+        done();
+        return void callback.call(this, failed(error, own, args, joined));
+      }
       if (rest.length > 0) rest[0] = fixResult(own, returns, rest[0], args[asked]);
+      done(); // after what the result holds (a Dir)
       callback.call(this, error, ...rest);
     };
     try {
       return original.apply(this, joined);
     } catch (error) {
       done();
-      throw error;
+      throw failed(error, own, args, joined);
     }
   };
   // Forwarding `arguments` untouched is V8's fast path (no array is made): a thread that never chdir'd pays one
@@ -436,7 +598,7 @@ function iterate(original: Fn, { paths }: Spec): Fn {
       try {
         return yield* original.apply(self, joined) as AsyncGenerator<unknown>;
       } catch (error) {
-        throw fixError(error, pairsOf(paths, args, joined));
+        throw fixError(error, own);
       } finally {
         done();
       }
@@ -681,7 +843,7 @@ export function cover(): () => void {
         try {
           return original.apply(this, copy);
         } catch (error) {
-          throw fixError(error, [args[0] ?? '.env', copy[0]]);
+          throw fixError(error, own);
         }
       },
     'process.loadEnvFile',

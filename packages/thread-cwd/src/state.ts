@@ -47,6 +47,8 @@ interface ThreadState {
   installed?: boolean;
   /** How many of this thread's providers are open: the last one closed (none installed) drops the thread's cwd. */
   open?: number;
+  /** Whether this thread was started with the setup entry preloaded (see workers.ts). */
+  preloaded?: boolean;
 }
 
 /**
@@ -54,6 +56,9 @@ interface ThreadState {
  * set at chdir, or, while the covered Worker constructs one, its handle's path (workers.ts).
  */
 export const HANDOFF = 'cwdkit:thread-cwd.v1';
+
+/** Set while the covered Worker constructs one whose execArgv it gave the setup entry: that entry (workers.ts). */
+export const ADDED = 'cwdkit:thread-cwd.added.v1';
 
 /** One per thread, shared by every provider and by the ESM and CJS copies of this package. */
 export const state = threadState<ThreadState>('thread-cwd.v1', () => ({
@@ -119,7 +124,7 @@ export function retire(own: Own): void {
  * A string 'file:x' is a relative path, as it is to fs. One with a NUL byte is left as given too: the runtime refuses
  * it before it reaches the OS, and its error then names the argument as the user wrote it.
  */
-export function toOs(own: Own, value: unknown): unknown {
+export function toOs(own: Joins, value: unknown): unknown {
   if (typeof value === 'string') {
     if (value.length === 0 || value.charCodeAt(0) === SLASH || value.includes('\0')) return value;
     return own.prefix + value;
@@ -130,6 +135,9 @@ export function toOs(own: Own, value: unknown): unknown {
   }
   return value;
 }
+
+/** What a relative path is joined to: a thread's handle (an Own), or the directory's path (cp, see cover.ts). */
+export type Joins = Pick<Own, 'prefix' | 'prefixBytes'>;
 
 /** A relative path joined to the directory's handle, as `string | Buffer` (a child's cwd, a chdir). */
 export function viaHandle(own: Own, value: string | Uint8Array): string | Buffer {

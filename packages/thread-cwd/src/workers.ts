@@ -5,10 +5,10 @@ import { existsSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import workerThreads, { isMainThread, setEnvironmentData } from 'node:worker_threads';
+import workerThreads, { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
 import { codedError } from '@cwdkit/core';
 import { type Fn, patcher } from './cover.js';
-import { HANDOFF, handlePath, hold, state } from './state.js';
+import { ADDED, HANDOFF, handlePath, hold, state } from './state.js';
 
 declare const module: { filename?: unknown } | undefined;
 
@@ -38,6 +38,26 @@ const setupEntry = /thread-cwd[\\/](dist[\\/])?setup/;
 const registerEntry = /cwdkit[\\/](dist[\\/])?register/;
 const preloadsSetup = (execArgv: readonly unknown[]) =>
   execArgv.some((arg) => typeof arg === 'string' && setupEntry.test(arg));
+
+/**
+ * Whether this thread was started with the setup entry preloaded: its workers inherit that (Node hands a worker with no
+ * execArgv of its own its parent's, in C++), those of a Worker class taken before install too. Read once per thread,
+ * at load (the entry preloads it), before the entry this package added is taken out of `process.execArgv`: there it
+ * would reach the child processes `fork()` starts from this thread (their default execArgv), which did not ask for
+ * thread-cwd and would start with it installed; and `process.execArgv` says what the caller gave, as without it.
+ */
+function startedWithSetup(): boolean {
+  if (state.preloaded !== undefined) return state.preloaded;
+  state.preloaded = preloadsSetup(process.execArgv);
+  const added = isMainThread ? undefined : getEnvironmentData(ADDED);
+  if (typeof added === 'string') {
+    setEnvironmentData(ADDED, undefined); // this thread's copy: the workers it starts are marked anew
+    const at = process.execArgv.indexOf(added);
+    if (at !== -1) process.execArgv.splice(at, 1);
+  }
+  return state.preloaded;
+}
+startedWithSetup();
 
 /**
  * Whether an execArgv the caller gave preloads cwdkit's register, which then picks that worker's strategy from the
@@ -76,8 +96,11 @@ function withSetup(options: unknown): unknown {
     }
     return options;
   }
-  return { ...given, execArgv: [`--require=${setupFile}`, ...execArgv] };
+  return { ...given, execArgv: [addedEntry(setupFile), ...execArgv] };
 }
+
+/** The entry given to a new worker's execArgv, marked for it (startedWithSetup) while the covered Worker constructs. */
+const addedEntry = (file: string) => `--require=${file}`;
 
 /** Set while the covered Worker constructs: a worker's start message seen without it came from a class taken earlier. */
 let covering = false;
@@ -124,8 +147,11 @@ export function coverWorkers(): () => void {
           const handed = own && hold(own);
           if (own) setEnvironmentData(HANDOFF, handlePath(own.fd));
           covering = true;
+          const options = withSetup(args[1]);
+          const added = options !== args[1] && setupFile !== undefined ? addedEntry(setupFile) : undefined;
+          if (added) setEnvironmentData(ADDED, added);
           try {
-            const worker = Reflect.construct(target, [filename, withSetup(args[1]), ...args.slice(2)], newTarget);
+            const worker = Reflect.construct(target, [filename, options, ...args.slice(2)], newTarget);
             if (handed) (worker as { once(event: string, listener: () => void): unknown }).once('exit', handed);
             return worker;
           } catch (error) {
@@ -133,6 +159,7 @@ export function coverWorkers(): () => void {
             throw error;
           } finally {
             covering = false;
+            if (added) setEnvironmentData(ADDED, undefined);
             // A worker started by a class taken before install (see below) gets the path, and no hold.
             if (own) setEnvironmentData(HANDOFF, own.nameless ? undefined : own.bytes);
           }
@@ -147,7 +174,7 @@ export function coverWorkers(): () => void {
       'postMessage',
       (postMessage) =>
         function (this: unknown, message: unknown) {
-          if (!covering && state.own !== undefined && isStart(message) && !preloadsSetup(process.execArgv)) {
+          if (!covering && state.own !== undefined && isStart(message) && !startedWithSetup()) {
             throw codedError(
               new Error(
                 "new Worker(): this Worker class was taken from node:worker_threads before thread-cwd was installed in this thread, so the worker it starts would not follow this thread's cwd: take Worker from node:worker_threads after install() (or preload @cwdkit/thread-cwd/setup with --require, which that worker would inherit)",

@@ -21,15 +21,17 @@ afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 /** The groups of test/fixtures/side.mjs, in its order: `moved` and `deletedSwallowing` in a directory whose path another
  * directory took (moved away, or deleted), with the calls that swallow ENOENT. */
-const groups = ['operations', 'invalid', 'chdir', 'moved', 'deletedSwallowing', 'deleted'] as const;
+const groups = ['operations', 'invalid', 'cp', 'chdir', 'moved', 'deletedSwallowing', 'deleted'] as const;
 type Answers = Record<(typeof groups)[number], [string, unknown][]> & { main?: unknown };
 
 async function sides(node: string, tag: string, env: Record<string, string> = {}) {
   const [real, thread] = ['real', 'thread'].map((name) => path.join(scratch, `${tag}-${name}`)) as [string, string];
   for (const root of [real, thread]) makeTree(root, addon);
   const options = { env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 };
-  const a = await run(node, [side, 'real', real], { ...options, cwd: path.join(real, 'd') });
-  const b = await run(node, [side, 'thread', thread], { ...options, cwd: thread });
+  // At most 4,096 open files, so an op can run out of them quickly (a recursive Dir that cannot open a subfolder).
+  const limited = (mode: string, root: string) => ['-c', 'ulimit -n 4096 && exec "$0" "$@"', node, side, mode, root];
+  const a = await run('sh', limited('real', real), { ...options, cwd: path.join(real, 'd') });
+  const b = await run('sh', limited('thread', thread), { ...options, cwd: thread });
   return { real: JSON.parse(a.stdout) as Answers, thread: JSON.parse(b.stdout) as Answers };
 }
 
@@ -57,6 +59,10 @@ describe('thread-cwd against a real chdir', () => {
       const answer = (group: keyof Answers, label: string) =>
         (real[group] as [string, unknown][]).find(([n]) => n.startsWith(label))?.[1];
       expect(answer('operations', "readFileSync('link/../x')")).toEqual({ ok: 'other/x\n' });
+      expect(answer('operations', "opendirSync('sub', recursive) read with no fd left")).toMatchObject({
+        code: 'EMFILE',
+        message: "EMFILE: too many open files, opendir 'sub/deep'",
+      });
       expect(answer('deleted', "readdirSync('.')")).toEqual({ ok: [] });
       expect(answer('chdir', "chdir('link')")).toEqual({ ok: '<root>/other/inner' });
       // A real cwd is the directory, not its path: moved, it is still read and written; deleted, it holds nothing.
@@ -65,6 +71,14 @@ describe('thread-cwd against a real chdir', () => {
       expect(answer('moved', 'process.cwd()')).toEqual({ ok: '<root>/mv2' });
       expect(answer('deletedSwallowing', "existsSync('x')")).toEqual({ ok: [false, false] });
       expect(answer('deletedSwallowing', "statSync('x'")).toEqual({ ok: 'none' });
+      // cp's links name the cwd (its path, spelled <root>), as a real chdir's do.
+      expect(answer('cp', "cpSync('cps', 'cp1', recursive)")).toEqual({
+        ok: ['<root>/d/cps/target', '<root>/d/f', '<root>/d/cps/target'],
+      });
+      // No answer and no error message names the directory's handle (each is also compared below).
+      const handle = /\/proc\/(\d+|self)\/fd\//;
+      const named = groups.flatMap((group) => thread[group].filter(([, seen]) => handle.test(JSON.stringify(seen))));
+      expect(named.map(([name]) => name)).toEqual([]);
       for (const group of groups) expect(thread[group]).toEqual(real[group]);
       expect(thread.main, "the main thread's cwd never moved").toEqual({ cwd: '<root>', os: '<root>' });
     });

@@ -14,9 +14,9 @@ const nodes = (['node22', 'node24', 'node26'] as const).flatMap((name) => {
 });
 
 /** One libuv threadpool thread, so the fixture can hold every async call until after its chdir. */
-const run = (node: string, mode: 'real' | 'thread', scenario: string) =>
+const run = (node: string, mode: 'real' | 'thread', scenario: string, flags: string[] = []) =>
   JSON.parse(
-    execFileSync(node, [script, mode, scenario], {
+    execFileSync(node, [...flags, script, mode, scenario], {
       encoding: 'utf8',
       env: { ...process.env, UV_THREADPOOL_SIZE: '1' },
     }),
@@ -51,6 +51,25 @@ describe.skipIf(nodes.length === 0 || process.platform !== 'linux')('what uses a
       const real = run(node, 'real', 'watch');
       expect(real).toEqual({ seen: 'c.txt' });
       expect(run(node, 'thread', 'watch')).toEqual(real);
+    });
+
+    it('a recursive Dir read after a chdir opens its subfolders in the directory it was opened in, never on a reused fd', () => {
+      // The control: a real process opens each subfolder by its path relative to its cwd now (c's sub).
+      const inC = ['f.txt', 'sub', 'sub/in-c'];
+      expect(run(node, 'real', 'dir')).toEqual({ sync: inC, callback: inC, promise: inC });
+      // b's: the fd numbers the chdir freed (a Dir that did not hold its handle); a's: the handle held until close.
+      const inA = ['f.txt', 'sub', 'sub/in-a'];
+      expect(run(node, 'thread', 'dir')).toEqual({ sync: inA, callback: inA, promise: inA });
+    });
+
+    it("openAsBlob's handle is released when its Blob is collected, a slice's when the slice is; a dropped Dir's too", () => {
+      const gc = ['--expose-gc', '--no-warnings']; // fs warns as it closes each dropped Dir
+      // A real Blob reads its file by the relative path in the cwd now (c's, another size: NotReadableError).
+      const stale = 'NotReadableError';
+      expect(run(node, 'real', 'blob', gc)).toEqual({ leaked: 0, sliced: stale, streamed: stale, texted: 'a' });
+      // A slice outlives its Blob's collection: it still reads a's file through a's handle, never b's.
+      // A stream of a Blob collected before its first read too: it holds the handle itself.
+      expect(run(node, 'thread', 'blob', gc)).toEqual({ leaked: 0, sliced: 'a', streamed: 'a', texted: 'a' });
     });
 
     it("a worker started after its parent's directory moved or was deleted (another took its path) starts in it", () => {

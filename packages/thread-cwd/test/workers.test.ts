@@ -76,6 +76,26 @@ describe.skipIf(nodes.length === 0 || process.platform !== 'linux')(
         expectKinds(seen, root, real);
       });
 
+      it('a child process forked from a worker starts as it would without thread-cwd: the preload added to the worker is not in its process.execArgv, so not in the child (not installed there)', () => {
+        const { root } = prepare(node);
+        // The control: the same workers without thread-cwd; a child inherits its worker's execArgv, nothing installed.
+        const real = run(node, [script, 'forkedReal', root], root);
+        const child = { execArgv: [], installed: null };
+        expect(real).toEqual({
+          worker: { installed: null, execArgv: [], child, inner: { installed: null, execArgv: [], child } },
+          own: {
+            installed: null,
+            execArgv: ['--no-warnings'],
+            child: { execArgv: ['--no-warnings'], installed: null },
+          },
+        });
+        const thread = (seen: { installed: unknown }) => ({ ...seen, installed: 'thread-cwd' });
+        expect(run(node, [script, 'forked', root], root)).toEqual({
+          worker: { ...thread(real.worker), inner: thread(real.worker.inner) },
+          own: thread(real.own),
+        });
+      });
+
       it("the main thread's uninstall() puts Worker back: a worker started then is not installed", () => {
         const { root } = prepare(node);
         expect(run(node, [script, 'appUninstalled', root], root)).toEqual({
