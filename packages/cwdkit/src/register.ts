@@ -1,22 +1,320 @@
-// `node --import cwdkit/register`, `bun --preload cwdkit/register`, `deno run --preload npm:cwdkit/register`:
-// selects the strategy from configuration (CWDKIT_STRATEGY, then cwdkit.config.json …) and installs it before the app
-// starts. A failure stops the program with one line: the selection's error. On the main thread the strategy's shared
-// memory, which every worker the app starts later (from any pool) finds, is created at once on Bun and Node 20/22, and
-// on first need on Node 24.15+ and Deno, whose own worker cwd is coherent (see core's sharedMemoryTiming).
+// `node --import cwdkit/register`, `bun --preload cwdkit/register`, `deno run --preload npm:cwdkit/register`: installs
+// the configured strategy, paying at start only for what must happen at start. Every process under the flag runs
+// this file (npm scripts, test workers, every child through NODE_OPTIONS), so it loads nothing: not core, not the
+// selection, not the strategy, not a builtin module that the runtime has not loaded already (node:fs and node:path
+// cost Bun ~2 and ~1 ms, `process` costs Deno ~9 ms).
 //
-// Built as CommonJS for Node and Bun: a preload pays for each module it loads, and Node builds the namespace
-// of an ESM `import fs from 'node:fs'` (or 'node:process') by loading everything behind their lazy getters (streams,
-// readline, fs/promises, the report): ~7 ms of a ~21 ms start. `require` returns the object as it is.
+// At start it reads the configuration (CWDKIT_STRATEGY, then the nearest cwdkit.config.json, .cwdkitrc.json or the
+// "cwdkit" key of package.json) and proves it valid cheaply when it is a plain list of published strategy names that
+// take no install() hook, one of which is installed. Then it waits: the runtime's own answers are right until the
+// first chdir on the main thread (nothing is installed yet), so only process.chdir (Deno.chdir on Deno) becomes a stub,
+// and, where a worker's own cwd does not follow the main thread's chdir (Bun, Node before 24.15), process.cwd too,
+// so that the strategy's shared memory is published before workers that read the cwd are started. The first call of
+// a stub, or of cwdkit's install() or installed(), loads the selection and the strategy synchronously, installs it as
+// createCwdProviderSync() chooses it, and forwards. A stub someone kept forwards to what is installed by then.
 //
-// Deno gets register-deno.ts instead (the "deno" export condition): there CommonJS itself costs start-up.
-import { deferSharedMemory } from '@cwdkit/core';
-import { install, installed } from './install.js';
+// Everything else is selected and installed at start, as before: options, a module path, a strategy of another
+// package (thread-cwd's install() patches fs, which must happen before the app captures fs functions), or anything
+// the cheap check cannot prove (then the selection's own error stops the program with one line, exit code 1).
+//
+// If the deferred load fails (a package is present but does not load, e.g. native's addon, and nothing after it in
+// the list does), the call that triggered it throws the selection's coded error, and so does every later stub call
+// and installed(): never the runtime's answer under a strategy that was asked for and is missing.
+//
+// One source for every runtime: dist/register.mjs (Node's --import, Bun, and Deno through the "deno" condition) and
+// dist/register.cjs (--require).
+import { CONFIG_FILES, DEFAULT_STRATEGIES, MAX_FILE_BYTES, PENDING_REGISTER, STRATEGY_VARIABLE } from './defaults.js';
 import { stop } from './preload.js';
-import { createCwdProviderSync } from './select.js';
+
+type Fn = (...args: never[]) => unknown;
+interface DenoApi {
+  version: { deno: string };
+  build: { os: string };
+  env: { get(name: string): string | undefined };
+  cwd(): string;
+  chdir(directory: string | URL): void;
+  lstatSync(path: string): unknown;
+  statSync(path: string): { isFile: boolean; size: number };
+  readFileSync(path: string): Uint8Array;
+}
+interface NodeFs {
+  lstatSync(path: string, options: { throwIfNoEntry: false }): unknown;
+  openSync(path: string, flags: number): number;
+  fstatSync(fd: number): { isFile(): boolean; size: number };
+  readFileSync(fd: number, encoding: 'utf8'): string;
+  closeSync(fd: number): void;
+  constants: { O_RDONLY: number; O_NONBLOCK?: number };
+}
+interface BunApi {
+  isMainThread?: boolean;
+  file(path: string): { size: number };
+  mmap(path: string): Uint8Array;
+}
+interface NodeProcess {
+  platform: string;
+  versions: { node?: string };
+  env: Record<string, string | undefined>;
+  moduleLoadList?: readonly string[];
+  cwd(): string;
+  chdir(directory: string): void;
+  getBuiltinModule(id: string): unknown;
+}
+
+const globals = globalThis as typeof globalThis & { Deno?: DenoApi; Bun?: BunApi; Window?: abstract new () => unknown };
+const deno = typeof globals.Deno?.version?.deno === 'string' ? globals.Deno : undefined;
+const bun = deno ? undefined : globals.Bun;
+/** Never touched on Deno at start: there the first access initialises its Node layer (~9 ms). */
+const node = () => (globalThis as unknown as { process: NodeProcess }).process;
+const builtin = <T>(id: string) => node().getBuiltinModule(id) as T;
+
+declare const module: { filename?: unknown; require?: (id: string) => unknown } | undefined;
+/** This file: import.meta.url in dist/register.mjs, the module's filename in dist/register.cjs. */
+const ownFile = ((import.meta as { url?: string }).url ?? '').replace(/^file:\/\//, '') ||
+  (typeof module === 'object' && typeof module?.filename === 'string' ? module.filename : '');
+
+const parent = (path: string) => path.slice(0, Math.max(path.lastIndexOf('/'), 0)) || '/';
+const join = (dir: string, name: string) => (dir.endsWith('/') ? dir + name : `${dir}/${name}`);
+
+/** cwdkit's full build, beside this file, loaded synchronously (the stubs answer synchronously). */
+function cwdkit(): typeof import('./index.js') {
+  const file = join(parent(decodeURIComponent(ownFile)), 'index.cjs');
+  if (typeof module === 'object' && typeof module?.require === 'function') {
+    return module.require(file) as typeof import('./index.js');
+  }
+  const { createRequire } = builtin<{ createRequire(from: string): (id: string) => unknown }>('node:module');
+  return createRequire(file)(file) as typeof import('./index.js');
+}
+
+/** Selects and installs now, as the flag always did: a failure stops the program with one line. */
+function installNow(): void {
+  const { createCwdProviderSync, install, installed } = cwdkit();
+  if (installed() === undefined) install(createCwdProviderSync());
+}
+
+// ---- the cheap check: the published names the configuration lists, or undefined (then the selection decides) ----
+
+function exists(file: string): boolean {
+  if (deno) {
+    try {
+      deno.lstatSync(file);
+      return true;
+    } catch {
+      return false; // anything but "not found" is the selection's to report: it asks again at start
+    }
+  }
+  // Bun: node:fs costs ~2 ms and 4 MiB of its start-up. A file of size 0 may be missing or empty: mmap tells.
+  if (bun) {
+    if (bun.file(file).size > 0) return true;
+    try {
+      bun.mmap(file);
+      return true;
+    } catch (error) {
+      return (error as { code?: string }).code !== 'ENOENT';
+    }
+  }
+  return builtin<NodeFs>('node:fs').lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+}
+
+/** A small regular file's text, or undefined for anything else (the selection then reads it and says what is wrong). */
+function readSmall(file: string): string | undefined {
+  try {
+    if (deno) {
+      const stats = deno.statSync(file);
+      if (!stats.isFile || stats.size > MAX_FILE_BYTES) return undefined;
+      return new TextDecoder().decode(deno.readFileSync(file));
+    }
+    if (bun) {
+      const size = bun.file(file).size;
+      return size > 0 && size <= MAX_FILE_BYTES ? new TextDecoder().decode(bun.mmap(file)) : undefined;
+    }
+    const fs = builtin<NodeFs>('node:fs');
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    try {
+      const stats = fs.fstatSync(fd);
+      return stats.isFile() && stats.size <= MAX_FILE_BYTES ? fs.readFileSync(fd, 'utf8') : undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** The names of `{"strategy": name | [names]}` when every one is a published strategy; undefined for anything else. */
+function publishedNames(value: unknown): readonly string[] | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length !== 1 || keys[0] !== 'strategy') return undefined;
+  const { strategy } = value as { strategy: unknown };
+  const names = typeof strategy === 'string' ? [strategy] : strategy;
+  if (!Array.isArray(names) || names.length === 0) return undefined;
+  return names.every((name) => DEFAULT_STRATEGIES.includes(name)) ? names : undefined;
+}
+
+const FALLBACK = Symbol('select at start');
+
+/** What the configuration names, as config.ts's findConfig and select.ts's plan read it, if it is that simple. */
+function configuredNames(cwd: string): readonly string[] | typeof FALLBACK {
+  const variable = (deno ? deno.env.get(STRATEGY_VARIABLE) : node().env[STRATEGY_VARIABLE]) ?? '';
+  const entries = variable
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+  if (entries.length > 0) return entries.every((name) => DEFAULT_STRATEGIES.includes(name)) ? entries : FALLBACK;
+  let root = cwd;
+  for (let dir = cwd; ; dir = parent(dir)) {
+    if (exists(join(dir, 'package.json')) || exists(join(dir, '.git'))) {
+      root = dir;
+      break;
+    }
+    if (parent(dir) === dir) break;
+  }
+  for (let dir = cwd; ; dir = parent(dir)) {
+    for (const name of CONFIG_FILES) {
+      const file = join(dir, name);
+      if (!exists(file)) continue;
+      const text = readSmall(file);
+      let value: unknown;
+      try {
+        value = text === undefined ? FALLBACK : JSON.parse(text.replace(/^\uFEFF/, ''));
+      } catch {
+        return FALLBACK;
+      }
+      if (name === 'package.json') {
+        if (value === FALLBACK) return FALLBACK;
+        value = (value as { cwdkit?: unknown } | null)?.cwdkit;
+        if (value === undefined) continue;
+      }
+      return publishedNames(value) ?? FALLBACK;
+    }
+    if (dir === root || parent(dir) === dir) return DEFAULT_STRATEGIES;
+  }
+}
+
+/** Whether one of `names` has its package where the selection looks first (beside cwdkit, or in the project). */
+function oneInstalled(names: readonly string[], cwd: string): boolean {
+  const own = parent(parent(decodeURIComponent(ownFile))); // dist/register.mjs → the package
+  const folders = [join(own, 'node_modules'), join(cwd, 'node_modules')];
+  if (own.endsWith('/node_modules/cwdkit')) folders.unshift(parent(own));
+  return names.some((name) => folders.some((folder) => exists(join(folder, `@cwdkit/${name}/package.json`))));
+}
+
+/** Whether the start-up can wait: a plain configuration of published names, one of them installed. */
+function canWait(): boolean {
+  if (!ownFile || (deno ? deno.build.os === 'windows' : node().platform === 'win32')) return false;
+  const cwd = deno ? deno.cwd() : node().cwd();
+  const names = configuredNames(cwd);
+  return names !== FALLBACK && oneInstalled(names, cwd);
+}
+
+// ---- the wait ----
+
+/** Node ≥ 24.15 (and 26) and Deno: a worker's own cwd follows the main thread's chdir (core's runtimeWorkerCwdCoherent). */
+function workerCwdCoherent(): boolean {
+  if (deno) return true;
+  if (bun) return false;
+  const [major = 0, minor = 0] = (node().versions.node ?? '').split('.').map(Number);
+  return major >= 26 || (major === 24 && minor >= 15);
+}
+
+/** As core's isMainThread, without loading worker_threads where it is not loaded (see core's shared.ts). */
+function mainThread(): boolean {
+  if (deno) return typeof globals.Window === 'function' && globalThis instanceof globals.Window;
+  if (bun) return bun.isMainThread === true;
+  const loaded = node().moduleLoadList;
+  if (Array.isArray(loaded) && !loaded.includes('NativeModule internal/worker/io')) return true;
+  return builtin<{ isMainThread: boolean }>('node:worker_threads').isMainThread;
+}
+
+interface Stub {
+  readonly owner: Record<string, unknown>;
+  readonly key: string;
+  readonly descriptor: PropertyDescriptor;
+  readonly stub: Fn;
+}
+
+/** Defers the install to the first use; `main`: the main thread, whose chdir (and maybe cwd) become stubs. */
+function wait(main: boolean): void {
+  const coherent = workerCwdCoherent();
+  // The runtime's own functions, for core (its threadState 'originals'): core loads after the stubs are in place, and
+  // after any library that wrapped one of them, and must still call the runtime's own (a wrapper calls the stub).
+  const slots = globalThis as unknown as Record<symbol, unknown>;
+  const own = deno ? undefined : node();
+  slots[Symbol.for('cwdkit.originals')] ??= Object.freeze(
+    own
+      ? { processCwd: own.cwd, processChdir: own.chdir, denoCwd: undefined, denoChdir: undefined }
+      : denoOriginals(deno as DenoApi),
+  );
+  // core's deferSharedMemory() (its threadState 'defer-shared-memory'): a strategy the app imports itself before the
+  // first use creates its shared memory on first need too, where core says that is safe.
+  const deferral = (slots[Symbol.for('cwdkit.defer-shared-memory')] ??= { requested: true }) as { requested: boolean };
+  deferral.requested = true;
+
+  const stubs: Stub[] = [];
+  let failure: unknown;
+  let waiting = true;
+  const load = () => {
+    if (failure !== undefined) throw failure;
+    if (!waiting) return;
+    waiting = false;
+    for (const { owner, key, descriptor, stub } of stubs) if (owner[key] === stub) Object.defineProperty(owner, key, descriptor);
+    try {
+      installNow();
+    } catch (error) {
+      failure = error;
+      for (const { owner, key, descriptor, stub } of stubs) Object.defineProperty(owner, key, { ...descriptor, value: stub });
+      throw error;
+    }
+    slots[PENDING_REGISTER] = undefined;
+  };
+  const forward = (owner: Record<string, unknown>, key: string) => {
+    const descriptor = Object.getOwnPropertyDescriptor(owner, key);
+    if (!descriptor || typeof descriptor.value !== 'function' || !descriptor.writable) return;
+    // Named and shaped like the runtime's own (`length` too): code that inspects them sees what it expects.
+    const stub = {
+      [key](this: unknown, ...args: unknown[]) {
+        load();
+        return (owner[key] as (...args: unknown[]) => unknown).apply(this, args);
+      },
+    }[key] as Fn;
+    Object.defineProperty(stub, 'length', { value: (descriptor.value as Fn).length });
+    stubs.push({ owner, key, descriptor, stub });
+    Object.defineProperty(owner, key, { ...descriptor, value: stub });
+  };
+  if (!main) {
+    // a worker where the runtime's own cwd is coherent: nothing to stub, install() and installed() load
+  } else if (deno) forward(deno as unknown as Record<string, unknown>, 'chdir');
+  else {
+    forward(own as unknown as Record<string, unknown>, 'chdir');
+    if (!coherent) forward(own as unknown as Record<string, unknown>, 'cwd');
+  }
+  slots[PENDING_REGISTER] = load;
+}
+
+/** Deno's own functions for core; its process functions read when core asks (it only calls Deno's own there). */
+function denoOriginals({ cwd, chdir }: DenoApi) {
+  return {
+    denoCwd: cwd,
+    denoChdir: chdir,
+    get processCwd() {
+      return node().cwd;
+    },
+    get processChdir() {
+      return node().chdir;
+    },
+  };
+}
 
 try {
-  deferSharedMemory();
-  if (installed() === undefined) install(createCwdProviderSync());
+  const loaded = (globalThis as unknown as Record<symbol, unknown>)[Symbol.for('cwdkit.install')] as
+    | { installed?: string }
+    | undefined;
+  if (loaded?.installed === undefined) {
+    // A worker where its own cwd may miss the main thread's chdir (Node before 24.15) installs at once, as before.
+    const main = mainThread();
+    if ((main || workerCwdCoherent()) && canWait()) wait(main);
+    else installNow();
+  }
 } catch (error) {
   stop(error);
 }
