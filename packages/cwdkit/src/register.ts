@@ -5,17 +5,20 @@
 // cost Bun ~2 and ~1 ms, `process` costs Deno ~9 ms).
 //
 // At start it reads the configuration (CWDKIT_STRATEGY, then the nearest cwdkit.config.json, .cwdkitrc.json or the
-// "cwdkit" key of package.json) and proves it valid cheaply when it is a plain list of published strategy names that
-// take no install() hook, one of which is installed. Then it waits: the runtime's own answers are right until the
-// first chdir on the main thread (nothing is installed yet), so only process.chdir (Deno.chdir on Deno) becomes a stub,
-// and, where a worker's own cwd does not follow the main thread's chdir (Bun, Node before 24.15), process.cwd too,
-// so that the strategy's shared memory is published before workers that read the cwd are started. The first call of
-// a stub, or of cwdkit's install() or installed(), loads the selection and the strategy synchronously, installs it as
-// createCwdProviderSync() chooses it, and forwards. A stub someone kept forwards to what is installed by then.
+// "cwdkit" key of package.json) and proves it valid cheaply when it is a plain list of published strategy names (none
+// of which has an install() hook), one of which is installed. Then it waits. Until the first chdir nothing needs a
+// strategy: with nothing installed, process.cwd() and path.resolve are the runtime's own, right on the main thread,
+// and in a worker where the runtime's own cwd follows the main thread's chdir (Node 24.15+; Deno). A worker started
+// before the first chdir finds no shared memory, and a strategy created there is cold (correct, and its capabilities
+// say `cold`). So the one stub is process.chdir (Deno.chdir on Deno, where touching `process` costs ~9 ms); its first
+// call, or the first call of cwdkit's install() or installed(), loads the selection and the strategy synchronously
+// (dist/index.cjs), installs what createCwdProviderSync() chooses, and forwards. A stub someone kept, or wrapped (as
+// Node's own worker_threads wraps process.chdir), forwards to what is installed by then.
 //
 // Everything else is selected and installed at start, as before: options, a module path, a strategy of another
 // package (thread-cwd's install() patches fs, which must happen before the app captures fs functions), or anything
-// the cheap check cannot prove (then the selection's own error stops the program with one line, exit code 1).
+// the cheap check cannot prove (then the selection's own error stops the program with one line, exit code 1). So is
+// a Node worker before 24.15, whose own cwd can miss the main thread's chdir.
 //
 // If the deferred load fails (a package is present but does not load, e.g. native's addon, and nothing after it in
 // the list does), the call that triggered it throws the selection's coded error, and so does every later stub call
@@ -69,7 +72,8 @@ const builtin = <T>(id: string) => node().getBuiltinModule(id) as T;
 
 declare const module: { filename?: unknown; require?: (id: string) => unknown } | undefined;
 /** This file: import.meta.url in dist/register.mjs, the module's filename in dist/register.cjs. */
-const ownFile = ((import.meta as { url?: string }).url ?? '').replace(/^file:\/\//, '') ||
+const ownFile =
+  ((import.meta as { url?: string }).url ?? '').replace(/^file:\/\//, '') ||
   (typeof module === 'object' && typeof module?.filename === 'string' ? module.filename : '');
 
 const parent = (path: string) => path.slice(0, Math.max(path.lastIndexOf('/'), 0)) || '/';
@@ -231,11 +235,12 @@ interface Stub {
   readonly key: string;
   readonly descriptor: PropertyDescriptor;
   readonly stub: Fn;
+  /** After the load, when a wrapper sits over the stub: the installed function the stub forwards to. */
+  target: Fn | undefined;
 }
 
 /** Defers the install to the first use; `main`: the main thread, whose chdir (and maybe cwd) become stubs. */
 function wait(main: boolean): void {
-  const coherent = workerCwdCoherent();
   // The runtime's own functions, for core (its threadState 'originals'): core loads after the stubs are in place, and
   // after any library that wrapped one of them, and must still call the runtime's own (a wrapper calls the stub).
   const slots = globalThis as unknown as Record<symbol, unknown>;
@@ -257,14 +262,26 @@ function wait(main: boolean): void {
     if (failure !== undefined) throw failure;
     if (!waiting) return;
     waiting = false;
-    for (const { owner, key, descriptor, stub } of stubs) if (owner[key] === stub) Object.defineProperty(owner, key, descriptor);
+    // A function put over a stub since start (Node's own worker_threads wraps process.chdir to tell workers, and
+    // graceful-fs wraps both) calls the stub: it must stay, and install() must still see the runtime's own function,
+    // or a failing chdir would call itself through the wrapper.
+    const wrappers = stubs.map(({ owner, key }) => owner[key]);
+    for (const { owner, key, descriptor } of stubs) Object.defineProperty(owner, key, descriptor);
     try {
       installNow();
     } catch (error) {
       failure = error;
-      for (const { owner, key, descriptor, stub } of stubs) Object.defineProperty(owner, key, { ...descriptor, value: stub });
+      stubs.forEach(({ owner, key, descriptor }, index) => {
+        Object.defineProperty(owner, key, { ...descriptor, value: wrappers[index] });
+      });
       throw error;
     }
+    stubs.forEach((entry, index) => {
+      const { owner, key, descriptor, stub } = entry;
+      if (wrappers[index] === stub) return; // the stub forwards to what the slot holds now: the installed function
+      entry.target = owner[key] as Fn;
+      Object.defineProperty(owner, key, { ...descriptor, value: wrappers[index] });
+    });
     slots[PENDING_REGISTER] = undefined;
   };
   const forward = (owner: Record<string, unknown>, key: string) => {
@@ -274,20 +291,17 @@ function wait(main: boolean): void {
     const stub = {
       [key](this: unknown, ...args: unknown[]) {
         load();
-        return (owner[key] as (...args: unknown[]) => unknown).apply(this, args);
+        return ((entry.target ?? owner[key]) as (...args: unknown[]) => unknown).apply(this, args);
       },
     }[key] as Fn;
     Object.defineProperty(stub, 'length', { value: (descriptor.value as Fn).length });
-    stubs.push({ owner, key, descriptor, stub });
+    const entry: Stub = { owner, key, descriptor, stub, target: undefined };
+    stubs.push(entry);
     Object.defineProperty(owner, key, { ...descriptor, value: stub });
   };
   if (!main) {
     // a worker where the runtime's own cwd is coherent: nothing to stub, install() and installed() load
-  } else if (deno) forward(deno as unknown as Record<string, unknown>, 'chdir');
-  else {
-    forward(own as unknown as Record<string, unknown>, 'chdir');
-    if (!coherent) forward(own as unknown as Record<string, unknown>, 'cwd');
-  }
+  } else forward((deno ?? own) as unknown as Record<string, unknown>, 'chdir');
   slots[PENDING_REGISTER] = load;
 }
 

@@ -53,6 +53,48 @@ process.on('exit', () => {
 });
 `,
   );
+  writeFile(
+    path.join(project, 'loaded-after-chdir.mjs'),
+    `import { createRequire } from 'node:module';
+process.chdir('.');
+const { cache } = createRequire(import.meta.url);
+process.on('exit', () => {
+  console.log(JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(cache) }));
+});
+`,
+  );
+  // Under the flag, a worker started before the main thread's first chdir (nothing loaded yet), then chdirs on the
+  // main thread: what the worker's provider (and, on Node, its process.cwd()) says after each, and whether it is cold.
+  writeFile(
+    path.join(project, 'cold.mjs'),
+    `import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { createCwdProviderSync, installed } from 'cwdkit';
+
+const home = path.dirname(fileURLToPath(import.meta.url));
+if (isMainThread) {
+  const pending = typeof globalThis[Symbol.for('cwdkit.register.pending')] === 'function';
+  const worker = new Worker(new URL(import.meta.url));
+  const next = () => new Promise((resolve) => worker.once('message', resolve));
+  const { cold } = await next();
+  const seen = [];
+  for (let i = 0; i < 8; i++) {
+    const dir = path.join(home, 'sub', 'd' + i);
+    process.chdir(dir);
+    worker.postMessage('cwd');
+    seen.push({ expected: dir, ...(await next()) });
+  }
+  process.chdir(home);
+  await worker.terminate();
+  console.log(JSON.stringify({ pending, cold, installed: installed(), seen }));
+} else {
+  const provider = createCwdProviderSync();
+  parentPort.postMessage({ cold: provider.capabilities.cold === true });
+  parentPort.on('message', () => parentPort.postMessage({ provider: provider.cwd(), process: process.cwd() }));
+}
+`,
+  );
   // The same, with what is installed, for Deno (which has no moduleLoadList): the app imports cwdkit itself.
   writeFile(
     path.join(project, 'loaded-deno.mjs'),
@@ -295,18 +337,22 @@ describe('cwdkit/register', () => {
     });
   });
 
-  // Node 24.15+ and Deno defer the shared memory to the main thread's first chdir (Node) or cwd() (Deno): a worker
-  // started before it is cold, and its own runtime's cwd is coherent there. Bun and Node 20/22 publish at start.
+  // The app imports the strategy itself before the flag loaded anything. Node 24.15+ and Deno defer its shared memory
+  // to the main thread's first chdir (Node) or cwd() (Deno): a worker started before it is cold, and its own
+  // runtime's cwd is coherent there. Bun and Node 20/22 publish when the strategy loads. On Deno the app's
+  // process.chdir is Deno's own until the flag's first use (its stub is Deno.chdir: touching `process` at start costs
+  // Deno ~9 ms), so nothing creates the memory there and the late worker is cold too, and as correct.
   const node24 = path.join(packageRoot, '../../node_modules/node24/bin/node');
+  const node22 = path.join(packageRoot, '../../node_modules/node22/bin/node');
   const early = [
-    ['node 24', node24, ['--import', 'cwdkit/register', 'early.js'], true],
-    ['node 20', process.execPath, ['--import', 'cwdkit/register', 'early.js'], false],
-    ['bun', path.join(bin, 'bun'), ['--preload', 'cwdkit/register', 'early.js'], false],
-    ['deno', path.join(bin, 'deno'), ['run', '--preload', 'npm:cwdkit/register', '-A', 'early.js'], true],
+    ['node 24', node24, ['--import', 'cwdkit/register', 'early.js'], true, true],
+    ['node 20', process.execPath, ['--import', 'cwdkit/register', 'early.js'], false, true],
+    ['bun', path.join(bin, 'bun'), ['--preload', 'cwdkit/register', 'early.js'], false, true],
+    ['deno', path.join(bin, 'deno'), ['run', '--preload', 'npm:cwdkit/register', '-A', 'early.js'], true, false],
   ] as const;
   it.each(early.flatMap((entry) => ['sab-atomics', 'mutex'].map((strategy) => [entry[0], strategy, entry] as const)))(
     '%s, %s: a worker started before the first chdir sees every chdir, in lockstep and in a storm',
-    async (_runtime, strategy, [, command, args, deferred]) => {
+    async (_runtime, strategy, [, command, args, deferred, lateWarm]) => {
       const result = await run(command, [...args], {
         cwd: strategy === 'mutex' ? mutexProject : project,
         env: { CWDKIT_STRATEGY: strategy },
@@ -317,7 +363,7 @@ describe('cwdkit/register', () => {
         early: { shared: !deferred, cold: deferred },
         lockstep: 50,
         storm: { stale: 0 },
-        late: { shared: true, cold: false },
+        late: { shared: lateWarm, cold: !lateWarm },
       });
       expect(report.storm.reads).toBeGreaterThan(2000);
     },
@@ -400,30 +446,129 @@ describe('cwdkit/register', () => {
     }
   }, 120_000);
 
-  it('loads at start-up only the builtins worker_threads needs and a few small ones, each package once', async () => {
-    const load = async (preload: string) => {
-      const result = await run(process.execPath, ['--import', preload, 'loaded.mjs'], {
+  it('Node 20: loads nothing at start-up; the first chdir loads one CommonJS copy of core, the strategy and cwdkit', async () => {
+    const load = async (preload: string, app: string) => {
+      const result = await run(process.execPath, ['--import', preload, app], {
         cwd: project,
         env: { CWDKIT_STRATEGY: 'sab-atomics' },
       });
       expect(result.stderr).toBe('');
       return JSON.parse(result.stdout) as { builtins: string[]; files: string[] };
     };
-    const empty = await load('./empty-preload.mjs');
-    const registered = await load('cwdkit/register');
-    const added = registered.builtins.filter((name) => !empty.builtins.includes(name));
+    const files = (loaded: { files: string[] }) =>
+      loaded.files.map((file) => path.relative(path.join(project, 'node_modules'), file)).sort();
+    const empty = await load('./empty-preload.mjs', 'loaded.mjs');
+    const start = await load('cwdkit/register', 'loaded.mjs');
+    expect(start.builtins.filter((name) => !empty.builtins.includes(name))).toEqual([]);
+    expect(files(start)).toEqual([]);
+    const used = await load('cwdkit/register', 'loaded-after-chdir.mjs');
+    const added = used.builtins.filter((name) => !empty.builtins.includes(name));
     // What an ESM `import fs from 'node:fs'` / `import process from 'node:process'` drags in through their lazy
     // getters (fs/promises, readline, the REPL's history, the diagnostic report): none of it is needed.
     for (const name of ['internal/fs/promises', 'internal/readline/interface', 'internal/process/report']) {
       expect(added).not.toContain(`NativeModule ${name}`);
     }
-    expect(added).toContain('NativeModule worker_threads'); // the shared memory for workers: needed at start
-    // One CommonJS copy of each: the preload, core, and the strategy (never a second, ESM copy of core).
-    const files = registered.files.map((file) => path.relative(path.join(project, 'node_modules'), file)).sort();
-    expect(files).toEqual([
+    expect(added).toContain('NativeModule worker_threads'); // Node 20: the shared memory, created when it loads
+    // One CommonJS copy of each (never a second, ESM copy of core).
+    expect(files(used)).toEqual([
       '@cwdkit/core/dist/index.cjs',
       '@cwdkit/sab-atomics/dist/index.cjs',
-      'cwdkit/dist/register.cjs',
+      'cwdkit/dist/index.cjs',
     ]);
+  });
+
+  // Node 22 and Bun: a worker's own cwd can miss a main-thread chdir; Node 24: it cannot. Bun runs no preload in workers.
+  it.each([
+    ['node 22', node22, ['--import', 'cwdkit/register', 'cold.mjs'], true],
+    ['node 24', node24, ['--import', 'cwdkit/register', 'cold.mjs'], true],
+    ['bun', path.join(bin, 'bun'), ['--preload', 'cwdkit/register', 'cold.mjs'], false],
+  ] as const)(
+    '%s: a worker started before the first use is cold and right after every main-thread chdir',
+    async (_runtime, command, args, preloadInWorker) => {
+      const result = await run(command, [...args], { cwd: project, env: { CWDKIT_STRATEGY: 'sab-atomics' } });
+      expect(result.stderr).toBe('');
+      const report = JSON.parse(result.stdout);
+      expect(report).toMatchObject({ pending: true, cold: true, installed: 'sab-atomics' });
+      expect(report.seen).toHaveLength(8);
+      for (const { expected, provider, process: own } of report.seen) {
+        expect(provider).toBe(expected);
+        // Node's worker runs the flag too: there process.cwd() is the runtime's own (24) or the installed cold one (22).
+        if (preloadInWorker) expect(own).toBe(expected);
+      }
+    },
+    60_000,
+  );
+
+  it("a strategy that is present but fails to load at first use: a coded error there, never the runtime's answer", async () => {
+    // native's package without its addon's loader: the start-up check finds the package, the first chdir loads it.
+    const broken = scratchDir('cwdkit-register-native-');
+    fs.cpSync(project, broken, { recursive: true, filter: (file) => !file.includes('hostile') }); // no FIFO
+    for (const part of ['dist', 'package.json']) {
+      fs.cpSync(path.join(packageRoot, '../native', part), path.join(broken, 'node_modules/@cwdkit/native', part), {
+        recursive: true,
+      });
+    }
+    writeFile(
+      path.join(broken, 'first-use.mjs'),
+      `import { installed } from 'cwdkit';
+const before = process.cwd();
+const codes = [];
+for (const use of [() => process.chdir('sub'), () => process.chdir('sub'), () => installed()]) {
+  try {
+    use();
+    codes.push('none');
+  } catch (error) {
+    codes.push(error.code);
+  }
+}
+console.log(JSON.stringify({ codes, unmoved: process.cwd() === before }));
+`,
+    );
+    try {
+      const result = await run(node24, ['--import', 'cwdkit/register', 'first-use.mjs'], {
+        cwd: broken,
+        env: { CWDKIT_STRATEGY: 'native' },
+      });
+      expect(result.stderr).toBe('');
+      const code = 'ERR_CWDKIT_STRATEGY_LOAD_FAILED';
+      expect(JSON.parse(result.stdout)).toEqual({ codes: [code, code, code], unmoved: true });
+    } finally {
+      fs.rmSync(broken, { recursive: true, force: true });
+    }
+  });
+
+  it('a strategy with an install() hook (thread-cwd) is installed before the app runs', async () => {
+    const hooked = scratchDir('cwdkit-register-thread-cwd-');
+    fs.cpSync(project, hooked, { recursive: true, filter: (file) => !file.includes('hostile') }); // no FIFO
+    for (const part of ['dist', 'package.json']) {
+      fs.cpSync(
+        path.join(packageRoot, '../thread-cwd', part),
+        path.join(hooked, 'node_modules/@cwdkit/thread-cwd', part),
+        {
+          recursive: true,
+        },
+      );
+    }
+    writeFile(
+      path.join(hooked, 'at-start.mjs'),
+      `const state = globalThis[Symbol.for('cwdkit.install')];
+console.log(JSON.stringify({ installed: state?.installed ?? null, pending: typeof globalThis[Symbol.for('cwdkit.register.pending')] }));
+`,
+    );
+    try {
+      for (const env of [{ CWDKIT_STRATEGY: 'thread-cwd' }, { CWDKIT_STRATEGY: 'thread-cwd,sab-atomics' }]) {
+        const result = await run(node24, ['--import', 'cwdkit/register', 'at-start.mjs'], { cwd: hooked, env });
+        expect(result.stderr).toBe('');
+        expect(JSON.parse(result.stdout)).toEqual({ installed: 'thread-cwd', pending: 'undefined' });
+      }
+      // A plain published list waits: nothing is installed when the app starts.
+      const result = await run(node24, ['--import', 'cwdkit/register', 'at-start.mjs'], {
+        cwd: hooked,
+        env: { CWDKIT_STRATEGY: 'sab-atomics' },
+      });
+      expect(JSON.parse(result.stdout)).toEqual({ installed: null, pending: 'function' });
+    } finally {
+      fs.rmSync(hooked, { recursive: true, force: true });
+    }
   });
 });
