@@ -252,8 +252,9 @@ function wait(main: boolean): void {
   );
   // core's deferSharedMemory() (its threadState 'defer-shared-memory'): a strategy the app imports itself before the
   // first use creates its shared memory on first need too, where core says that is safe.
-  const deferral = (slots[Symbol.for('cwdkit.defer-shared-memory')] ??= { requested: true }) as { requested: boolean };
-  deferral.requested = true;
+  const deferral = Symbol.for('cwdkit.defer-shared-memory');
+  slots[deferral] ??= { requested: true };
+  (slots[deferral] as { requested: boolean }).requested = true;
 
   const stubs: Stub[] = [];
   let failure: unknown;
