@@ -36,12 +36,11 @@ interface DenoApi {
   env: { get(name: string): string | undefined };
   cwd(): string;
   chdir(directory: string | URL): void;
-  lstatSync(path: string): unknown;
-  statSync(path: string): { isFile: boolean; size: number };
+  lstatSync(path: string): { isFile: boolean; size: number };
   readFileSync(path: string): Uint8Array;
 }
 interface NodeFs {
-  lstatSync(path: string, options: { throwIfNoEntry: false }): unknown;
+  lstatSync(path: string, options: { throwIfNoEntry: false }): { isFile(): boolean; size: number } | undefined;
   openSync(path: string, flags: number): number;
   fstatSync(fd: number): { isFile(): boolean; size: number };
   readFileSync(fd: number, encoding: 'utf8'): string;
@@ -50,7 +49,7 @@ interface NodeFs {
 }
 interface BunApi {
   isMainThread?: boolean;
-  file(path: string): { size: number };
+  file(path: string): { size: number; lastModified: number };
   mmap(path: string): Uint8Array;
 }
 interface NodeProcess {
@@ -71,9 +70,13 @@ const node = () => (globalThis as unknown as { process: NodeProcess }).process;
 const builtin = <T>(id: string) => node().getBuiltinModule(id) as T;
 
 declare const module: { filename?: unknown; require?: (id: string) => unknown } | undefined;
-/** This file: import.meta.url in dist/register.mjs, the module's filename in dist/register.cjs. */
+/**
+ * This file: import.meta.url in dist/register.mjs, the module's filename in dist/register.cjs. No regular expression
+ * anywhere at start: Bun's first one costs its start-up ~2 MiB.
+ */
+const ownUrl = (import.meta as { url?: string }).url ?? '';
 const ownFile =
-  ((import.meta as { url?: string }).url ?? '').replace(/^file:\/\//, '') ||
+  (ownUrl.startsWith('file://') ? ownUrl.slice('file://'.length) : '') ||
   (typeof module === 'object' && typeof module?.filename === 'string' ? module.filename : '');
 
 const parent = (path: string) => path.slice(0, Math.max(path.lastIndexOf('/'), 0)) || '/';
@@ -97,40 +100,40 @@ function installNow(): void {
 
 // ---- the cheap check: the published names the configuration lists, or undefined (then the selection decides) ----
 
-function exists(file: string): boolean {
+/** What the config search needs to know of a path: not there, a regular file of `size` bytes, or something else. */
+type Found = undefined | { readonly file: boolean; readonly size: number };
+
+/** Bun.file(…).lastModified of a path that does not exist (Bun 1.4): a size of 0 is then no file. */
+const BUN_NO_FILE = 2 ** 52 - 1;
+
+/** lstat: a dangling symlink counts as there (reading it then fails, and the selection says so at start). */
+function look(file: string): Found {
   if (deno) {
     try {
-      deno.lstatSync(file);
-      return true;
+      const stats = deno.lstatSync(file);
+      return { file: stats.isFile, size: stats.size };
     } catch {
-      return false; // anything but "not found" is the selection's to report: it asks again at start
+      return undefined; // anything but "not found" is the selection's to report: a file it cannot read is FALLBACK
     }
   }
-  // Bun: node:fs costs ~2 ms and 4 MiB of its start-up. A file of size 0 may be missing or empty: mmap tells.
+  // Bun: node:fs costs ~2 ms and 4 MiB of its start-up. Bun.file() follows links: a dangling one looks absent here.
   if (bun) {
-    if (bun.file(file).size > 0) return true;
-    try {
-      bun.mmap(file);
-      return true;
-    } catch (error) {
-      return (error as { code?: string }).code !== 'ENOENT';
-    }
+    const { size, lastModified } = bun.file(file);
+    if (size === 0 && !(lastModified < BUN_NO_FILE)) return undefined;
+    return { file: Number.isFinite(size), size }; // a FIFO's size is Infinity; a directory's is refused by mmap
   }
-  return builtin<NodeFs>('node:fs').lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  const stats = builtin<NodeFs>('node:fs').lstatSync(file, { throwIfNoEntry: false });
+  return stats && { file: stats.isFile(), size: stats.size };
 }
 
+const exists = (file: string) => look(file) !== undefined;
+
 /** A small regular file's text, or undefined for anything else (the selection then reads it and says what is wrong). */
-function readSmall(file: string): string | undefined {
+function readSmall(file: string, found: Found): string | undefined {
+  if (!found?.file || found.size === 0 || found.size > MAX_FILE_BYTES) return undefined;
   try {
-    if (deno) {
-      const stats = deno.statSync(file);
-      if (!stats.isFile || stats.size > MAX_FILE_BYTES) return undefined;
-      return new TextDecoder().decode(deno.readFileSync(file));
-    }
-    if (bun) {
-      const size = bun.file(file).size;
-      return size > 0 && size <= MAX_FILE_BYTES ? new TextDecoder().decode(bun.mmap(file)) : undefined;
-    }
+    if (deno) return new TextDecoder().decode(deno.readFileSync(file));
+    if (bun) return new TextDecoder().decode(bun.mmap(file));
     const fs = builtin<NodeFs>('node:fs');
     const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
     try {
@@ -176,11 +179,13 @@ function configuredNames(cwd: string): readonly string[] | typeof FALLBACK {
   for (let dir = cwd; ; dir = parent(dir)) {
     for (const name of CONFIG_FILES) {
       const file = join(dir, name);
-      if (!exists(file)) continue;
-      const text = readSmall(file);
+      const found = look(file);
+      if (found === undefined) continue;
+      const content = readSmall(file, found);
       let value: unknown;
       try {
-        value = text === undefined ? FALLBACK : JSON.parse(text.replace(/^\uFEFF/, ''));
+        value =
+          content === undefined ? FALLBACK : JSON.parse(content.startsWith('\uFEFF') ? content.slice(1) : content);
       } catch {
         return FALLBACK;
       }
