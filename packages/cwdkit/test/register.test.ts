@@ -403,7 +403,7 @@ describe('cwdkit/register', () => {
 
   // Deno reads the selection's files with its own calls and asks node:fs only for what they do not answer: every
   // config file, good or hostile, gives the same outcome as on Node, through both of Deno's preloads.
-  it('Deno: every config file, good or hostile, gives the outcome Node gives (the same line, the same exit)', async () => {
+  it('Deno and Bun: every config file, good or hostile, gives the outcome Node gives (the same line, the same exit)', async () => {
     const cases: [string, (file: string) => void, ok?: true][] = [
       ['valid', (file) => fs.writeFileSync(file, '{"strategy": "sab-atomics"}'), true],
       ['with a BOM', (file) => fs.writeFileSync(file, '\uFEFF{"strategy": "sab-atomics"}'), true],
@@ -442,6 +442,23 @@ describe('cwdkit/register', () => {
         });
       for (const preload of ['npm:cwdkit/register', path.join(project, 'node_modules/cwdkit/dist/register.cjs')]) {
         expect(await outcome(deno, ['run', '--preload', preload, ...flags]), `${label}, ${preload}`).toEqual(node);
+      }
+      // Bun's start-up check reads with Bun.file and Bun.mmap (node:fs costs it ~2 ms): the same outcomes, except that
+      // Bun.file cannot tell a dangling symlink from no file, so that mistake is found on first use (here installed()).
+      const bun = await outcome(path.join(bin, 'bun'), ['--preload', 'cwdkit/register']);
+      if (label === 'a dangling symlink') {
+        expect(bun, label).toMatchObject({
+          code: 1,
+          stdout: '',
+          stderr: expect.stringContaining('ERR_CWDKIT_CONFIG_FILE'),
+        });
+      } else {
+        // JSON.parse's own message is the engine's (JavaScriptCore words it otherwise than V8).
+        const same = ({ stderr, ...rest }: typeof node) => ({
+          ...rest,
+          stderr: stderr.replace(/JSON \(.*\) \[/, 'JSON (…) ['),
+        });
+        expect(same(bun), label).toEqual(same(node));
       }
     }
   }, 120_000);
