@@ -409,6 +409,7 @@ describe('cwdkit/register', () => {
       ['with a BOM', (file) => fs.writeFileSync(file, '\uFEFF{"strategy": "sab-atomics"}'), true],
       ['a symlink to a valid file', (file) => fs.symlinkSync(path.join(project, 'good.json'), file), true],
       ['empty', (file) => fs.writeFileSync(file, ' \n')],
+      ['zero bytes', (file) => fs.writeFileSync(file, '')],
       ['invalid JSON', (file) => fs.writeFileSync(file, '{"strategy": ')],
       ['not UTF-8', (file) => fs.writeFileSync(file, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]))],
       ['a wrong key', (file) => fs.writeFileSync(file, '{"strategies": "sab-atomics"}')],
