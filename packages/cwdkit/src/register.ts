@@ -161,21 +161,13 @@ function publishedNames(value: unknown): readonly string[] | undefined {
 const FALLBACK = Symbol('select at start');
 
 /** What the configuration names, as config.ts's findConfig and select.ts's plan read it, if it is that simple. */
-function configuredNames(cwd: string): readonly string[] | typeof FALLBACK {
+function configuredNames(cwd: string, root: string): readonly string[] | typeof FALLBACK {
   const variable = (deno ? deno.env.get(STRATEGY_VARIABLE) : node().env[STRATEGY_VARIABLE]) ?? '';
   const entries = variable
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry.length > 0);
   if (entries.length > 0) return entries.every((name) => DEFAULT_STRATEGIES.includes(name)) ? entries : FALLBACK;
-  let root = cwd;
-  for (let dir = cwd; ; dir = parent(dir)) {
-    if (exists(join(dir, 'package.json')) || exists(join(dir, '.git'))) {
-      root = dir;
-      break;
-    }
-    if (parent(dir) === dir) break;
-  }
   for (let dir = cwd; ; dir = parent(dir)) {
     for (const name of CONFIG_FILES) {
       const file = join(dir, name);
@@ -200,11 +192,28 @@ function configuredNames(cwd: string): readonly string[] | typeof FALLBACK {
   }
 }
 
-/** Whether one of `names` has its package where the selection looks first (beside cwdkit, or in the project). */
-function oneInstalled(names: readonly string[], cwd: string): boolean {
+/** As files.ts's projectRoot: the nearest directory from `start` up with a package.json or .git. */
+function projectRoot(start: string): string | undefined {
+  for (let dir = start; ; dir = parent(dir)) {
+    if (exists(join(dir, 'package.json')) || exists(join(dir, '.git'))) return dir;
+    if (parent(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Whether one of `names` has its package in a folder the selection searches (strategies.ts's strategyFolders: the
+ * project's node_modules, then those of cwdkit's own package up to the project it is installed in, or the root of
+ * its source checkout). A package there may still declare another name or fail to load: the load says so.
+ */
+function oneInstalled(names: readonly string[], project: string | undefined): boolean {
   const own = parent(parent(decodeURIComponent(ownFile))); // dist/register.mjs → the package
-  const folders = [join(own, 'node_modules'), join(cwd, 'node_modules')];
-  if (own.endsWith('/node_modules/cwdkit')) folders.unshift(parent(own));
+  const folders = project === undefined ? [] : [join(project, 'node_modules')];
+  const first = own.indexOf('/node_modules/');
+  const top = first >= 0 ? own.slice(0, first) || '/' : (projectRoot(parent(own)) ?? own);
+  for (let dir = own; ; dir = parent(dir)) {
+    if (!dir.endsWith('/node_modules')) folders.push(join(dir, 'node_modules'));
+    if (dir === top || parent(dir) === dir) break;
+  }
   return names.some((name) => folders.some((folder) => exists(join(folder, `@cwdkit/${name}/package.json`))));
 }
 
@@ -212,8 +221,9 @@ function oneInstalled(names: readonly string[], cwd: string): boolean {
 function canWait(): boolean {
   if (!ownFile || (deno ? deno.build.os === 'windows' : node().platform === 'win32')) return false;
   const cwd = deno ? deno.cwd() : node().cwd();
-  const names = configuredNames(cwd);
-  return names !== FALLBACK && oneInstalled(names, cwd);
+  const project = projectRoot(cwd);
+  const names = configuredNames(cwd, project ?? cwd);
+  return names !== FALLBACK && oneInstalled(names, project);
 }
 
 // ---- the wait ----
