@@ -92,7 +92,7 @@ function cwdkit(): typeof import('./index.js') {
   return createRequire(file)(file) as typeof import('./index.js');
 }
 
-/** Selects and installs now, as the flag always did: a failure stops the program with one line. */
+/** Selects and installs now, as the flag always did at start (there a failure stops the program with one line). */
 function installNow(): void {
   const { createCwdProviderSync, install, installed } = cwdkit();
   if (installed() === undefined) install(createCwdProviderSync());
@@ -254,7 +254,7 @@ interface Stub {
   target: Fn | undefined;
 }
 
-/** Defers the install to the first use; `main`: the main thread, whose chdir (and maybe cwd) become stubs. */
+/** Defers the install to the first use; on the main thread (`main`) its chdir becomes the stub that loads. */
 function wait(main: boolean): void {
   // The runtime's own functions, for core (its threadState 'originals'): core loads after the stubs are in place, and
   // after any library that wrapped one of them, and must still call the runtime's own (a wrapper calls the stub).
