@@ -7,10 +7,9 @@
 // At start it reads the configuration (CWDKIT_STRATEGY, then the nearest cwdkit.config.json, .cwdkitrc.json or the
 // "cwdkit" key of package.json) and proves it valid cheaply when it is a plain list of published strategy names (none
 // of which has an install() hook), one of which is installed. Then it waits. Until the first chdir nothing needs a
-// strategy: with nothing installed, process.cwd() and path.resolve are the runtime's own, right on the main thread,
-// and in a worker where the runtime's own cwd follows the main thread's chdir (Node 24.15+; Deno). A worker started
-// before the first chdir finds no shared memory, and a strategy created there is cold (correct, and its capabilities
-// say `cold`). So the one stub is process.chdir (Deno.chdir on Deno, where touching `process` costs ~9 ms); its first
+// strategy: with nothing installed, process.cwd() and path.resolve are the runtime's own, right on the main thread;
+// a worker started before the first chdir finds no shared memory, and a strategy created or installed there is cold
+// (correct, and its capabilities say `cold`). So the one stub is process.chdir (Deno.chdir on Deno, where touching `process` costs ~9 ms); its first
 // call, or the first call of cwdkit's install() or installed(), loads the selection and the strategy synchronously
 // (dist/index.cjs), installs what createCwdProviderSync() chooses, and forwards. A stub someone kept, or wrapped (as
 // Node's own worker_threads wraps process.chdir), forwards to what is installed by then.
@@ -18,7 +17,7 @@
 // Everything else is selected and installed at start, as before: options, a module path, a strategy of another
 // package (thread-cwd's install() patches fs, which must happen before the app captures fs functions), or anything
 // the cheap check cannot prove (then the selection's own error stops the program with one line, exit code 1). So is
-// a Node worker before 24.15, whose own cwd can miss the main thread's chdir.
+// every Node worker (Bun and Deno run no preload in workers): the start-up this file saves is the process's.
 //
 // If the deferred load fails (a package is present but does not load, e.g. native's addon, and nothing after it in
 // the list does), the call that triggered it throws the selection's coded error, and so does every later stub call
@@ -228,14 +227,6 @@ function canWait(): boolean {
 
 // ---- the wait ----
 
-/** Node ≥ 24.15 (and 26) and Deno: a worker's own cwd follows the main thread's chdir (core's runtimeWorkerCwdCoherent). */
-function workerCwdCoherent(): boolean {
-  if (deno) return true;
-  if (bun) return false;
-  const [major = 0, minor = 0] = (node().versions.node ?? '').split('.').map(Number);
-  return major >= 26 || (major === 24 && minor >= 15);
-}
-
 /** As core's isMainThread, without loading worker_threads where it is not loaded (see core's shared.ts). */
 function mainThread(): boolean {
   if (deno) return typeof globals.Window === 'function' && globalThis instanceof globals.Window;
@@ -254,8 +245,8 @@ interface Stub {
   target: Fn | undefined;
 }
 
-/** Defers the install to the first use; on the main thread (`main`) its chdir becomes the stub that loads. */
-function wait(main: boolean): void {
+/** Defers the install to the first use: the main thread's chdir becomes the stub that loads. */
+function wait(): void {
   // The runtime's own functions, for core (its threadState 'originals'): core loads after the stubs are in place, and
   // after any library that wrapped one of them, and must still call the runtime's own (a wrapper calls the stub).
   const slots = globalThis as unknown as Record<symbol, unknown>;
@@ -315,9 +306,7 @@ function wait(main: boolean): void {
     stubs.push(entry);
     Object.defineProperty(owner, key, { ...descriptor, value: stub });
   };
-  if (!main) {
-    // a worker where the runtime's own cwd is coherent: nothing to stub, install() and installed() load
-  } else forward((deno ?? own) as unknown as Record<string, unknown>, 'chdir');
+  forward((deno ?? own) as unknown as Record<string, unknown>, 'chdir');
   slots[PENDING_REGISTER] = load;
 }
 
@@ -340,9 +329,9 @@ try {
     | { installed?: string }
     | undefined;
   if (loaded?.installed === undefined) {
-    // A worker where its own cwd may miss the main thread's chdir (Node before 24.15) installs at once, as before.
-    const main = mainThread();
-    if ((main || workerCwdCoherent()) && canWait()) wait(main);
+    // A Node worker (Bun and Deno run no preload in workers) installs at its start, as before: the flag's
+    // start-up cost is the process's, and what is installed in a worker is then there before its code runs.
+    if (mainThread() && canWait()) wait();
     else installNow();
   }
 } catch (error) {
