@@ -589,4 +589,65 @@ console.log(JSON.stringify({ installed: state?.installed ?? null, pending: typeo
       fs.rmSync(hooked, { recursive: true, force: true });
     }
   });
+
+  // graceful-fs (loaded by half the ecosystem) wraps process.cwd (with a cache) and process.chdir when it loads: under
+  // the flag that is before the first chdir, so its chdir wrapper calls the flag's stub. It must stay in front of the
+  // installed chdir (its cache is reset there), and a failing chdir must throw the runtime's error, not loop.
+  it.each([
+    ['node 24', node24, ['--import', 'cwdkit/register']],
+    ['node 20', process.execPath, ['--import', 'cwdkit/register']],
+    ['bun', path.join(bin, 'bun'), ['--preload', 'cwdkit/register']],
+  ] as const)(
+    "%s: graceful-fs loaded before the first chdir stays coherent, and a failing chdir is the runtime's",
+    async (_runtime, command, flags) => {
+      const gracefulFs = path.join(packageRoot, '../../node_modules/graceful-fs');
+      const graceful = scratchDir('cwdkit-register-graceful-');
+      fs.cpSync(project, graceful, { recursive: true, filter: (file) => !file.includes('hostile') }); // no FIFO
+      fs.cpSync(gracefulFs, path.join(graceful, 'node_modules/graceful-fs'), { recursive: true });
+      writeFile(
+        path.join(graceful, 'graceful.mjs'),
+        `import { createRequire } from 'node:module';
+import path from 'node:path';
+createRequire(import.meta.url)('graceful-fs'); // patches process.cwd and process.chdir
+const { installed } = await import('cwdkit');
+const home = process.cwd();
+const seen = [];
+for (const dir of ['sub', 'd0', '..', '..']) {
+  process.chdir(dir);
+  seen.push([process.cwd(), path.resolve('x')]);
+}
+let failure;
+try {
+  process.chdir('nonesuch');
+} catch (error) {
+  failure = { code: error.code, syscall: error.syscall };
+}
+console.log(JSON.stringify({ home, seen, failure, after: process.cwd(), installed: installed() }));
+`,
+      );
+      try {
+        const result = await run(command, [...flags, 'graceful.mjs'], {
+          cwd: graceful,
+          env: { CWDKIT_STRATEGY: 'sab-atomics' },
+        });
+        expect(result.stderr).toBe('');
+        const sub = path.join(graceful, 'sub');
+        const d0 = path.join(sub, 'd0');
+        expect(JSON.parse(result.stdout)).toEqual({
+          home: graceful,
+          seen: [
+            [sub, path.join(sub, 'x')],
+            [d0, path.join(d0, 'x')],
+            [sub, path.join(sub, 'x')],
+            [graceful, path.join(graceful, 'x')],
+          ],
+          failure: { code: 'ENOENT', syscall: 'chdir' },
+          after: graceful,
+          installed: 'sab-atomics',
+        });
+      } finally {
+        fs.rmSync(graceful, { recursive: true, force: true });
+      }
+    },
+  );
 });
