@@ -40,10 +40,7 @@ interface DenoApi {
 }
 interface NodeFs {
   lstatSync(path: string, options: { throwIfNoEntry: false }): { isFile(): boolean; size: number } | undefined;
-  openSync(path: string, flags: number): number;
-  fstatSync(fd: number): { isFile(): boolean; size: number };
-  readFileSync(fd: number, encoding: 'utf8'): string;
-  closeSync(fd: number): void;
+  readFileSync(path: string, options: { encoding: 'utf8'; flag: number }): string;
   constants: { O_RDONLY: number; O_NONBLOCK?: number };
 }
 interface BunApi {
@@ -133,14 +130,10 @@ function readSmall(file: string, found: Found): string | undefined {
   try {
     if (deno) return new TextDecoder().decode(deno.readFileSync(file));
     if (bun) return new TextDecoder().decode(bun.mmap(file));
-    const fs = builtin<NodeFs>('node:fs');
-    const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-    try {
-      const stats = fs.fstatSync(fd);
-      return stats.isFile() && stats.size <= MAX_FILE_BYTES ? fs.readFileSync(fd, 'utf8') : undefined;
-    } finally {
-      fs.closeSync(fd);
-    }
+    // One native call (Node's readFileUtf8). Without blocking: what was a regular file at lstat and is now a FIFO
+    // reads as nothing, which is not JSON, and the selection looks again.
+    const { readFileSync, constants } = builtin<NodeFs>('node:fs');
+    return readFileSync(file, { encoding: 'utf8', flag: constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) });
   } catch {
     return undefined;
   }
