@@ -9,9 +9,10 @@
 // of which has an install() hook), one of which is installed. Then it waits. Until the first chdir nothing needs a
 // strategy: with nothing installed, process.cwd() and path.resolve are the runtime's own, right on the main thread;
 // a worker started before the first chdir finds no shared memory, and a strategy created or installed there is cold
-// (correct, and its capabilities say `cold`). So the one stub is process.chdir (Deno.chdir on Deno, where touching `process` costs ~9 ms); its first
-// call, or the first call of cwdkit's install() or installed(), loads the selection and the strategy synchronously
-// (dist/index.cjs), installs what createCwdProviderSync() chooses, and forwards. A stub someone kept, or wrapped (as
+// (correct, and its capabilities say `cold`). So the one stub is process.chdir (on Deno: Deno.chdir, and process.chdir
+// once the app reads `process`, whose first read costs Deno ~9 ms); its first call, or the first call of cwdkit's
+// install() or installed(), loads the selection and the strategy synchronously (dist/index.cjs), installs what
+// createCwdProviderSync() chooses, and forwards. A stub someone kept, or wrapped (as
 // Node's own worker_threads wraps process.chdir), forwards to what is installed by then.
 //
 // Everything else is selected and installed at start, as before: options, a module path, a strategy of another
@@ -300,7 +301,29 @@ function wait(): void {
     Object.defineProperty(owner, key, { ...descriptor, value: stub });
   };
   forward((deno ?? own) as unknown as Record<string, unknown>, 'chdir');
+  if (deno) stubOnFirstTouch(() => waiting, forward);
   slots[PENDING_REGISTER] = load;
+}
+
+/**
+ * Deno: `process` is an accessor of globalThis whose first read initialises Deno's Node layer (~9 ms). Its process.chdir
+ * gets the stub when the app first reads `process` itself (while the load still waits), at the app's cost. One read
+ * through `import process from 'node:process'` does not come here: that chdir then stays Deno's own until the first
+ * use, which leaves nothing wrong (nothing is installed), only the strategy unloaded.
+ */
+function stubOnFirstTouch(waiting: () => boolean, forward: (owner: Record<string, unknown>, key: string) => void) {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'process');
+  const read = descriptor?.get;
+  if (!descriptor?.configurable || !read) return;
+  Object.defineProperty(globalThis, 'process', {
+    ...descriptor,
+    get(this: unknown) {
+      Object.defineProperty(globalThis, 'process', descriptor);
+      const value = read.call(this) as Record<string, unknown>;
+      if (waiting()) forward(value, 'chdir');
+      return value;
+    },
+  });
 }
 
 /** Deno's own functions for core; its process functions read when core asks (it only calls Deno's own there). */
