@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import type { StrategyDefinition } from '@cwdkit/core';
+import { CONFIG_FILES } from './defaults.js';
 import { exists, projectRoot, readJsonFile } from './files.js';
 
 /**
@@ -41,8 +42,7 @@ export type CwdkitConfig<Options = never> =
       readonly options?: Readonly<Record<string, unknown>>;
     };
 
-/** The files the config search reads in each folder, in order. */
-export const CONFIG_FILES = ['cwdkit.config.json', '.cwdkitrc.json', 'package.json'] as const;
+export { CONFIG_FILES };
 
 export interface FoundConfig {
   readonly file: string;

@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { codedError } from '@cwdkit/core';
+import { MAX_FILE_BYTES } from './defaults.js';
 
 // Every file the selection reads goes through this file. On Deno, loading node:fs costs ~7 ms of start-up (Deno
 // initialising more of its Node layer), paid by every process under the flag: there Deno's own calls answer the
@@ -18,8 +19,7 @@ const fs = () =>
     'node:fs',
   );
 
-/** A config file or a package.json larger than this is refused, never read. */
-export const MAX_FILE_BYTES = 1024 * 1024;
+export { MAX_FILE_BYTES };
 
 export function configFileError(file: string, problem: string, cause?: unknown): Error {
   return codedError(new Error(`cwdkit config file ${file} ${problem}`, { cause }), 'ERR_CWDKIT_CONFIG_FILE');

@@ -12,6 +12,7 @@ import {
   runtime,
   threadState,
 } from '@cwdkit/core';
+import { loadPendingRegister } from './defaults.js';
 
 type Key = 'cwd' | 'chdir' | 'resolve';
 
@@ -81,6 +82,7 @@ function runtimeWords(error: unknown): boolean {
 
 /** The name of the strategy install() put in place on this thread, or undefined. */
 export function installed(): string | undefined {
+  loadPendingRegister();
   return state.installed;
 }
 
@@ -133,6 +135,7 @@ export function install(provider: CwdProvider): () => void {
   if (typeof provider?.cwd !== 'function' || typeof provider.chdir !== 'function') {
     throw codedError(new TypeError('install() needs a CwdProvider (with cwd() and chdir())'), 'ERR_INVALID_ARG_TYPE');
   }
+  loadPendingRegister(); // the flag's strategy, deferred at start, is installed first: install() then meets it
   if (isClosed(provider)) {
     throw codedError(
       new Error(`install() needs an open CwdProvider: this ${provider.strategy} provider was closed`),

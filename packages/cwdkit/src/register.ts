@@ -1,22 +1,355 @@
-// `node --import cwdkit/register`, `bun --preload cwdkit/register`, `deno run --preload npm:cwdkit/register`:
-// selects the strategy from configuration (CWDKIT_STRATEGY, then cwdkit.config.json …) and installs it before the app
-// starts. A failure stops the program with one line: the selection's error. On the main thread the strategy's shared
-// memory, which every worker the app starts later (from any pool) finds, is created at once on Bun and Node 20/22, and
-// on first need on Node 24.15+ and Deno, whose own worker cwd is coherent (see core's sharedMemoryTiming).
+// `node --import cwdkit/register`, `bun --preload cwdkit/register`, `deno run --preload npm:cwdkit/register`: installs
+// the configured strategy, paying at start only for what must happen at start. Every process under the flag runs
+// this file (npm scripts, test workers, every child through NODE_OPTIONS), so it loads nothing: not core, not the
+// selection, not the strategy, not a builtin module that the runtime has not loaded already (node:fs and node:path
+// cost Bun ~2 and ~1 ms, `process` costs Deno ~9 ms).
 //
-// Built as CommonJS for Node and Bun: a preload pays for each module it loads, and Node builds the namespace
-// of an ESM `import fs from 'node:fs'` (or 'node:process') by loading everything behind their lazy getters (streams,
-// readline, fs/promises, the report): ~7 ms of a ~21 ms start. `require` returns the object as it is.
+// At start it reads the configuration (CWDKIT_STRATEGY, then the nearest cwdkit.config.json, .cwdkitrc.json or the
+// "cwdkit" key of package.json) and proves it valid cheaply when it is a plain list of published strategy names (none
+// of which has an install() hook), one of which is installed. Then it waits. Until the first chdir nothing needs a
+// strategy: with nothing installed, process.cwd() and path.resolve are the runtime's own, right on the main thread;
+// a worker started before the first chdir finds no shared memory, and a strategy created or installed there is cold
+// (correct, and its capabilities say `cold`). So the one stub is process.chdir (on Deno: Deno.chdir, and process.chdir
+// once the app reads `process`, whose first read costs Deno ~9 ms); its first call, or the first call of cwdkit's
+// install() or installed(), loads the selection and the strategy synchronously (dist/index.cjs), installs what
+// createCwdProviderSync() chooses, and forwards. A stub someone kept, or wrapped (as
+// Node's own worker_threads wraps process.chdir), forwards to what is installed by then.
 //
-// Deno gets register-deno.ts instead (the "deno" export condition): there CommonJS itself costs start-up.
-import { deferSharedMemory } from '@cwdkit/core';
-import { install, installed } from './install.js';
+// Everything else is selected and installed at start, as before: options, a module path, a strategy of another
+// package (thread-cwd's install() patches fs, which must happen before the app captures fs functions), or anything
+// the cheap check cannot prove (then the selection's own error stops the program with one line, exit code 1). So is
+// every Node worker (Bun and Deno run no preload in workers): the start-up this file saves is the process's.
+//
+// If the deferred load fails (a package is present but does not load, e.g. native's addon, and nothing after it in
+// the list does), the call that triggered it throws the selection's coded error, and so does every later stub call
+// and installed(): never the runtime's answer under a strategy that was asked for and is missing.
+//
+// One source for every runtime: dist/register.mjs (Node's --import, Bun, and Deno through the "deno" condition) and
+// dist/register.cjs (--require).
+import { CONFIG_FILES, DEFAULT_STRATEGIES, MAX_FILE_BYTES, PENDING_REGISTER, STRATEGY_VARIABLE } from './defaults.js';
 import { stop } from './preload.js';
-import { createCwdProviderSync } from './select.js';
+
+type Fn = (...args: never[]) => unknown;
+interface DenoApi {
+  version: { deno: string };
+  build: { os: string };
+  env: { get(name: string): string | undefined };
+  cwd(): string;
+  chdir(directory: string | URL): void;
+  lstatSync(path: string): { isFile: boolean; size: number };
+  readFileSync(path: string): Uint8Array;
+}
+interface NodeFs {
+  lstatSync(path: string, options: { throwIfNoEntry: false }): { isFile(): boolean; size: number } | undefined;
+  readFileSync(path: string, options: { encoding: 'utf8'; flag: number }): string;
+  constants: { O_RDONLY: number; O_NONBLOCK?: number };
+}
+interface BunApi {
+  isMainThread?: boolean;
+  file(path: string): { size: number; lastModified: number };
+  mmap(path: string): Uint8Array;
+}
+interface NodeProcess {
+  platform: string;
+  versions: { node?: string };
+  env: Record<string, string | undefined>;
+  moduleLoadList?: readonly string[];
+  cwd(): string;
+  chdir(directory: string): void;
+  getBuiltinModule(id: string): unknown;
+}
+
+const globals = globalThis as typeof globalThis & { Deno?: DenoApi; Bun?: BunApi; Window?: abstract new () => unknown };
+const deno = typeof globals.Deno?.version?.deno === 'string' ? globals.Deno : undefined;
+const bun = deno ? undefined : globals.Bun;
+/** Never touched on Deno at start: there the first access initialises its Node layer (~9 ms). */
+const node = () => (globalThis as unknown as { process: NodeProcess }).process;
+const builtin = <T>(id: string) => node().getBuiltinModule(id) as T;
+
+declare const module: { filename?: unknown; require?: (id: string) => unknown } | undefined;
+/**
+ * This file: import.meta.url in dist/register.mjs, the module's filename in dist/register.cjs. No regular expression
+ * anywhere at start: Bun's first one costs its start-up ~2 MiB.
+ */
+const ownUrl = (import.meta as { url?: string }).url ?? '';
+const ownFile =
+  (ownUrl.startsWith('file://') ? ownUrl.slice('file://'.length) : '') ||
+  (typeof module === 'object' && typeof module?.filename === 'string' ? module.filename : '');
+
+const parent = (path: string) => path.slice(0, Math.max(path.lastIndexOf('/'), 0)) || '/';
+const join = (dir: string, name: string) => (dir.endsWith('/') ? dir + name : `${dir}/${name}`);
+
+/** cwdkit's full build, beside this file, loaded synchronously (the stubs answer synchronously). */
+function cwdkit(): typeof import('./index.js') {
+  const file = join(parent(decodeURIComponent(ownFile)), 'index.cjs');
+  if (typeof module === 'object' && typeof module?.require === 'function') {
+    return module.require(file) as typeof import('./index.js');
+  }
+  const { createRequire } = builtin<{ createRequire(from: string): (id: string) => unknown }>('node:module');
+  return createRequire(file)(file) as typeof import('./index.js');
+}
+
+/** Selects and installs now, as the flag always did at start (there a failure stops the program with one line). */
+function installNow(): void {
+  const { createCwdProviderSync, install, installed } = cwdkit();
+  if (installed() === undefined) install(createCwdProviderSync());
+}
+
+// ---- the cheap check: the published names the configuration lists, or undefined (then the selection decides) ----
+
+/** What the config search needs to know of a path: not there, a regular file of `size` bytes, or something else. */
+type Found = undefined | { readonly file: boolean; readonly size: number };
+
+/** Bun.file(…).lastModified of a path that does not exist (Bun 1.4): a size of 0 is then no file. */
+const BUN_NO_FILE = 2 ** 52 - 1;
+
+/** lstat: a dangling symlink counts as there (reading it then fails, and the selection says so at start). */
+function look(file: string): Found {
+  if (deno) {
+    try {
+      const stats = deno.lstatSync(file);
+      return { file: stats.isFile, size: stats.size };
+    } catch {
+      return undefined; // anything but "not found" is the selection's to report: a file it cannot read is FALLBACK
+    }
+  }
+  // Bun: node:fs costs ~2 ms and 4 MiB of its start-up. Bun.file() follows links: a dangling one looks absent here.
+  if (bun) {
+    const { size, lastModified } = bun.file(file);
+    if (size === 0 && !(lastModified < BUN_NO_FILE)) return undefined;
+    return { file: Number.isFinite(size), size }; // a FIFO's size is Infinity; a directory's is refused by mmap
+  }
+  const stats = builtin<NodeFs>('node:fs').lstatSync(file, { throwIfNoEntry: false });
+  return stats && { file: stats.isFile(), size: stats.size };
+}
+
+const exists = (file: string) => look(file) !== undefined;
+
+/** A small regular file's text, or undefined for anything else (the selection then reads it and says what is wrong). */
+function readSmall(file: string, found: Found): string | undefined {
+  if (!found?.file || found.size === 0 || found.size > MAX_FILE_BYTES) return undefined;
+  try {
+    if (deno) return new TextDecoder().decode(deno.readFileSync(file));
+    if (bun) return new TextDecoder().decode(bun.mmap(file));
+    // One native call (Node's readFileUtf8). Without blocking: what was a regular file at lstat and is now a FIFO
+    // reads as nothing, which is not JSON, and the selection looks again.
+    const { readFileSync, constants } = builtin<NodeFs>('node:fs');
+    return readFileSync(file, { encoding: 'utf8', flag: constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The names of `{"strategy": name | [names]}` when every one is a published strategy; undefined for anything else. */
+function publishedNames(value: unknown): readonly string[] | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length !== 1 || keys[0] !== 'strategy') return undefined;
+  const { strategy } = value as { strategy: unknown };
+  const names = typeof strategy === 'string' ? [strategy] : strategy;
+  if (!Array.isArray(names) || names.length === 0) return undefined;
+  return names.every((name) => DEFAULT_STRATEGIES.includes(name)) ? names : undefined;
+}
+
+const FALLBACK = Symbol('select at start');
+
+/** What the configuration names, as config.ts's findConfig and select.ts's plan read it, if it is that simple. */
+function configuredNames(cwd: string, root: string): readonly string[] | typeof FALLBACK {
+  const variable = (deno ? deno.env.get(STRATEGY_VARIABLE) : node().env[STRATEGY_VARIABLE]) ?? '';
+  const entries = variable
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+  if (entries.length > 0) return entries.every((name) => DEFAULT_STRATEGIES.includes(name)) ? entries : FALLBACK;
+  for (let dir = cwd; ; dir = parent(dir)) {
+    for (const name of CONFIG_FILES) {
+      const file = join(dir, name);
+      const found = look(file);
+      if (found === undefined) continue;
+      const content = readSmall(file, found);
+      let value: unknown;
+      try {
+        value =
+          content === undefined ? FALLBACK : JSON.parse(content.startsWith('\uFEFF') ? content.slice(1) : content);
+      } catch {
+        return FALLBACK;
+      }
+      if (name === 'package.json') {
+        if (value === FALLBACK) return FALLBACK;
+        value = (value as { cwdkit?: unknown } | null)?.cwdkit;
+        if (value === undefined) continue;
+      }
+      return publishedNames(value) ?? FALLBACK;
+    }
+    if (dir === root || parent(dir) === dir) return DEFAULT_STRATEGIES;
+  }
+}
+
+/** As files.ts's projectRoot: the nearest directory from `start` up with a package.json or .git. */
+function projectRoot(start: string): string | undefined {
+  for (let dir = start; ; dir = parent(dir)) {
+    if (exists(join(dir, 'package.json')) || exists(join(dir, '.git'))) return dir;
+    if (parent(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Whether one of `names` has its package in a folder the selection searches (strategies.ts's strategyFolders: the
+ * project's node_modules, then those of cwdkit's own package up to the project it is installed in, or the root of
+ * its source checkout). A package there may still declare another name or fail to load: the load says so.
+ */
+function oneInstalled(names: readonly string[], project: string | undefined): boolean {
+  const own = parent(parent(decodeURIComponent(ownFile))); // dist/register.mjs → the package
+  const folders = project === undefined ? [] : [join(project, 'node_modules')];
+  const first = own.indexOf('/node_modules/');
+  const top = first >= 0 ? own.slice(0, first) || '/' : (projectRoot(parent(own)) ?? own);
+  for (let dir = own; ; dir = parent(dir)) {
+    if (!dir.endsWith('/node_modules')) folders.push(join(dir, 'node_modules'));
+    if (dir === top || parent(dir) === dir) break;
+  }
+  return names.some((name) => folders.some((folder) => exists(join(folder, `@cwdkit/${name}/package.json`))));
+}
+
+/** Whether the start-up can wait: a plain configuration of published names, one of them installed. */
+function canWait(): boolean {
+  if (!ownFile || (deno ? deno.build.os === 'windows' : node().platform === 'win32')) return false;
+  const cwd = deno ? deno.cwd() : node().cwd();
+  const project = projectRoot(cwd);
+  const names = configuredNames(cwd, project ?? cwd);
+  return names !== FALLBACK && oneInstalled(names, project);
+}
+
+// ---- the wait ----
+
+/** As core's isMainThread, without loading worker_threads where it is not loaded (see core's shared.ts). */
+function mainThread(): boolean {
+  if (deno) return typeof globals.Window === 'function' && globalThis instanceof globals.Window;
+  if (bun) return bun.isMainThread === true;
+  const loaded = node().moduleLoadList;
+  if (Array.isArray(loaded) && !loaded.includes('NativeModule internal/worker/io')) return true;
+  return builtin<{ isMainThread: boolean }>('node:worker_threads').isMainThread;
+}
+
+interface Stub {
+  readonly owner: Record<string, unknown>;
+  readonly key: string;
+  readonly descriptor: PropertyDescriptor;
+  readonly stub: Fn;
+  /** After the load, when a wrapper sits over the stub: the installed function the stub forwards to. */
+  target: Fn | undefined;
+}
+
+/** Defers the install to the first use: the main thread's chdir becomes the stub that loads. */
+function wait(): void {
+  // The runtime's own functions, for core (its threadState 'originals'): core loads after the stubs are in place, and
+  // after any library that wrapped one of them, and must still call the runtime's own (a wrapper calls the stub).
+  const slots = globalThis as unknown as Record<symbol, unknown>;
+  const own = deno ? undefined : node();
+  slots[Symbol.for('cwdkit.originals')] ??= Object.freeze(
+    own
+      ? { processCwd: own.cwd, processChdir: own.chdir, denoCwd: undefined, denoChdir: undefined }
+      : denoOriginals(deno as DenoApi),
+  );
+  // core's deferSharedMemory() (its threadState 'defer-shared-memory'): a strategy the app imports itself before the
+  // first use creates its shared memory on first need too, where core says that is safe.
+  const deferral = Symbol.for('cwdkit.defer-shared-memory');
+  slots[deferral] ??= { requested: true };
+  (slots[deferral] as { requested: boolean }).requested = true;
+
+  const stubs: Stub[] = [];
+  let failure: unknown;
+  let waiting = true;
+  const load = () => {
+    if (failure !== undefined) throw failure;
+    if (!waiting) return;
+    waiting = false;
+    // A function put over a stub since start (Node's own worker_threads wraps process.chdir to tell workers, and
+    // graceful-fs wraps both) calls the stub: it must stay, and install() must still see the runtime's own function,
+    // or a failing chdir would call itself through the wrapper.
+    const wrappers = stubs.map(({ owner, key }) => owner[key]);
+    for (const { owner, key, descriptor } of stubs) Object.defineProperty(owner, key, descriptor);
+    try {
+      installNow();
+    } catch (error) {
+      failure = error;
+      stubs.forEach(({ owner, key, descriptor }, index) => {
+        Object.defineProperty(owner, key, { ...descriptor, value: wrappers[index] });
+      });
+      throw error;
+    }
+    stubs.forEach((entry, index) => {
+      const { owner, key, descriptor, stub } = entry;
+      if (wrappers[index] === stub) return; // the stub forwards to what the slot holds now: the installed function
+      entry.target = owner[key] as Fn;
+      Object.defineProperty(owner, key, { ...descriptor, value: wrappers[index] });
+    });
+    slots[PENDING_REGISTER] = undefined;
+  };
+  const forward = (owner: Record<string, unknown>, key: string) => {
+    const descriptor = Object.getOwnPropertyDescriptor(owner, key);
+    if (!descriptor || typeof descriptor.value !== 'function' || !descriptor.writable) return;
+    // Named and shaped like the runtime's own (`length` too): code that inspects them sees what it expects.
+    const stub = {
+      [key](this: unknown, ...args: unknown[]) {
+        load();
+        return ((entry.target ?? owner[key]) as (...args: unknown[]) => unknown).apply(this, args);
+      },
+    }[key] as Fn;
+    Object.defineProperty(stub, 'length', { value: (descriptor.value as Fn).length });
+    const entry: Stub = { owner, key, descriptor, stub, target: undefined };
+    stubs.push(entry);
+    Object.defineProperty(owner, key, { ...descriptor, value: stub });
+  };
+  forward((deno ?? own) as unknown as Record<string, unknown>, 'chdir');
+  if (deno) stubOnFirstTouch(() => waiting, forward);
+  slots[PENDING_REGISTER] = load;
+}
+
+/**
+ * Deno: `process` is an accessor of globalThis whose first read initialises Deno's Node layer (~9 ms). Its process.chdir
+ * gets the stub when the app first reads `process` itself (while the load still waits), at the app's cost. One read
+ * through `import process from 'node:process'` does not come here: that chdir then stays Deno's own until the first
+ * use, which leaves nothing wrong (nothing is installed), only the strategy unloaded.
+ */
+function stubOnFirstTouch(waiting: () => boolean, forward: (owner: Record<string, unknown>, key: string) => void) {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'process');
+  const read = descriptor?.get;
+  if (!descriptor?.configurable || !read) return;
+  Object.defineProperty(globalThis, 'process', {
+    ...descriptor,
+    get(this: unknown) {
+      Object.defineProperty(globalThis, 'process', descriptor);
+      const value = read.call(this) as Record<string, unknown>;
+      if (waiting()) forward(value, 'chdir');
+      return value;
+    },
+  });
+}
+
+/** Deno's own functions for core; its process functions read when core asks (it only calls Deno's own there). */
+function denoOriginals({ cwd, chdir }: DenoApi) {
+  return {
+    denoCwd: cwd,
+    denoChdir: chdir,
+    get processCwd() {
+      return node().cwd;
+    },
+    get processChdir() {
+      return node().chdir;
+    },
+  };
+}
 
 try {
-  deferSharedMemory();
-  if (installed() === undefined) install(createCwdProviderSync());
+  const loaded = (globalThis as unknown as Record<symbol, unknown>)[Symbol.for('cwdkit.install')] as
+    | { installed?: string }
+    | undefined;
+  if (loaded?.installed === undefined) {
+    // A Node worker (Bun and Deno run no preload in workers) installs at its start, as before: the flag's
+    // start-up cost is the process's, and what is installed in a worker is then there before its code runs.
+    if (mainThread() && canWait()) wait();
+    else installNow();
+  }
 } catch (error) {
   stop(error);
 }

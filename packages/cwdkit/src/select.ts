@@ -12,6 +12,7 @@ import {
   type StrategyDefinition,
 } from '@cwdkit/core';
 import { type CwdkitConfig, findConfig } from './config.js';
+import { DEFAULT_STRATEGIES, STRATEGY_VARIABLE } from './defaults.js';
 import { exists, projectRoot } from './files.js';
 import {
   type DeclaredStrategy,
@@ -23,21 +24,7 @@ import {
   strategyFolders,
 } from './strategies.js';
 
-/**
- * Tried in order when nothing else chooses: the coherent strategies first (native also sees a native chdir(2)), then
- * naive (the runtime's own behaviour, correct wherever the runtime is), then main-thread-cache, which is not
- * worker-coherent and so is only picked when it is the one strategy installed.
- */
-export const DEFAULT_STRATEGIES: readonly string[] = Object.freeze([
-  'native',
-  'sab-atomics',
-  'mutex',
-  'naive',
-  'main-thread-cache',
-]);
-
-/** The environment variable that chooses a strategy: a declared name, or several separated by commas. */
-export const STRATEGY_VARIABLE = 'CWDKIT_STRATEGY';
+export { DEFAULT_STRATEGIES, STRATEGY_VARIABLE } from './defaults.js';
 
 export type SelectionSource =
   /** `function` is the one that was called, e.g. "createCwdProviderSync". */

@@ -16,9 +16,11 @@ const bun = path.join(repository, 'node_modules/.bin/bun');
 let app: string; // cwdkit, @cwdkit/core and the real @cwdkit/sab-atomics, installed from file: specs
 let published: string; // the same, as installed from a registry (versions in package.json)
 const cli = () => path.join(app, 'node_modules/cwdkit/bin/cwdkit.js');
-const registerFile = () => path.join(app, 'node_modules/cwdkit/dist/register.cjs');
-/** Deno's (the "deno" condition of cwdkit/register): an ES module. The CommonJS one works there too. */
-const denoRegisterFile = () => path.join(app, 'node_modules/cwdkit/dist/register.mjs');
+/** What `cwdkit flag` names, and Deno's "deno" condition of cwdkit/register: the ES module. */
+const registerFile = () => path.join(app, 'node_modules/cwdkit/dist/register.mjs');
+const denoRegisterFile = registerFile;
+/** The CommonJS form (`--require cwdkit/register`), which works on Deno too. */
+const cjsRegisterFile = () => path.join(app, 'node_modules/cwdkit/dist/register.cjs');
 
 /** A project as npm installs it: the packages copied, the `cwdkit` bin linked, `app.js` printing what is installed. */
 function project(spec: (tarball: string) => string): string {
@@ -151,7 +153,7 @@ describe('`cwdkit which` advice', () => {
       `installed     nothing (to install it: deno run --preload npm:cwdkit/register, or --preload ${denoRegisterFile()} from a file: or tarball install)`,
     );
     expect(plain.stdout).not.toContain('--import');
-    for (const preload of [denoRegisterFile(), registerFile()]) {
+    for (const preload of [denoRegisterFile(), cjsRegisterFile()]) {
       const under = await run(deno, ['run', '--preload', preload, '--allow-read', '--allow-env', cli(), 'which'], {
         cwd: app,
       });

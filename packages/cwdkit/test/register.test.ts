@@ -53,6 +53,48 @@ process.on('exit', () => {
 });
 `,
   );
+  writeFile(
+    path.join(project, 'loaded-after-chdir.mjs'),
+    `import { createRequire } from 'node:module';
+process.chdir('.');
+const { cache } = createRequire(import.meta.url);
+process.on('exit', () => {
+  console.log(JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(cache) }));
+});
+`,
+  );
+  // Under the flag, a worker started before the main thread's first chdir (nothing loaded yet), then chdirs on the
+  // main thread: what the worker's provider (and, on Node, its process.cwd()) says after each, and whether it is cold.
+  writeFile(
+    path.join(project, 'cold.mjs'),
+    `import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { createCwdProviderSync, installed } from 'cwdkit';
+
+const home = path.dirname(fileURLToPath(import.meta.url));
+if (isMainThread) {
+  const pending = typeof globalThis[Symbol.for('cwdkit.register.pending')] === 'function';
+  const worker = new Worker(new URL(import.meta.url));
+  const next = () => new Promise((resolve) => worker.once('message', resolve));
+  const { cold } = await next();
+  const seen = [];
+  for (let i = 0; i < 8; i++) {
+    const dir = path.join(home, 'sub', 'd' + i);
+    process.chdir(dir);
+    worker.postMessage('cwd');
+    seen.push({ expected: dir, ...(await next()) });
+  }
+  process.chdir(home);
+  await worker.terminate();
+  console.log(JSON.stringify({ pending, cold, installed: installed(), seen }));
+} else {
+  const provider = createCwdProviderSync();
+  parentPort.postMessage({ cold: provider.capabilities.cold === true });
+  parentPort.on('message', () => parentPort.postMessage({ provider: provider.cwd(), process: process.cwd() }));
+}
+`,
+  );
   // The same, with what is installed, for Deno (which has no moduleLoadList): the app imports cwdkit itself.
   writeFile(
     path.join(project, 'loaded-deno.mjs'),
@@ -295,18 +337,21 @@ describe('cwdkit/register', () => {
     });
   });
 
-  // Node 24.15+ and Deno defer the shared memory to the main thread's first chdir (Node) or cwd() (Deno): a worker
-  // started before it is cold, and its own runtime's cwd is coherent there. Bun and Node 20/22 publish at start.
+  // The app imports the strategy itself before the flag loaded anything. Node 24.15+ and Deno defer its shared memory
+  // to the main thread's first chdir (Node) or cwd() (Deno): a worker started before it is cold, and its own
+  // runtime's cwd is coherent there. Bun and Node 20/22 publish when the strategy loads. On Deno the flag stubs the
+  // app's process.chdir when the app first reads the global `process` (reading it at start costs Deno ~9 ms).
   const node24 = path.join(packageRoot, '../../node_modules/node24/bin/node');
+  const node22 = path.join(packageRoot, '../../node_modules/node22/bin/node');
   const early = [
-    ['node 24', node24, ['--import', 'cwdkit/register', 'early.js'], true],
-    ['node 20', process.execPath, ['--import', 'cwdkit/register', 'early.js'], false],
-    ['bun', path.join(bin, 'bun'), ['--preload', 'cwdkit/register', 'early.js'], false],
-    ['deno', path.join(bin, 'deno'), ['run', '--preload', 'npm:cwdkit/register', '-A', 'early.js'], true],
+    ['node 24', node24, ['--import', 'cwdkit/register', 'early.js'], true, true],
+    ['node 20', process.execPath, ['--import', 'cwdkit/register', 'early.js'], false, true],
+    ['bun', path.join(bin, 'bun'), ['--preload', 'cwdkit/register', 'early.js'], false, true],
+    ['deno', path.join(bin, 'deno'), ['run', '--preload', 'npm:cwdkit/register', '-A', 'early.js'], true, true],
   ] as const;
   it.each(early.flatMap((entry) => ['sab-atomics', 'mutex'].map((strategy) => [entry[0], strategy, entry] as const)))(
     '%s, %s: a worker started before the first chdir sees every chdir, in lockstep and in a storm',
-    async (_runtime, strategy, [, command, args, deferred]) => {
+    async (_runtime, strategy, [, command, args, deferred, lateWarm]) => {
       const result = await run(command, [...args], {
         cwd: strategy === 'mutex' ? mutexProject : project,
         env: { CWDKIT_STRATEGY: strategy },
@@ -317,7 +362,7 @@ describe('cwdkit/register', () => {
         early: { shared: !deferred, cold: deferred },
         lockstep: 50,
         storm: { stale: 0 },
-        late: { shared: true, cold: false },
+        late: { shared: lateWarm, cold: !lateWarm },
       });
       expect(report.storm.reads).toBeGreaterThan(2000);
     },
@@ -357,12 +402,13 @@ describe('cwdkit/register', () => {
 
   // Deno reads the selection's files with its own calls and asks node:fs only for what they do not answer: every
   // config file, good or hostile, gives the same outcome as on Node, through both of Deno's preloads.
-  it('Deno: every config file, good or hostile, gives the outcome Node gives (the same line, the same exit)', async () => {
+  it('Deno and Bun: every config file, good or hostile, gives the outcome Node gives (the same line, the same exit)', async () => {
     const cases: [string, (file: string) => void, ok?: true][] = [
       ['valid', (file) => fs.writeFileSync(file, '{"strategy": "sab-atomics"}'), true],
       ['with a BOM', (file) => fs.writeFileSync(file, '\uFEFF{"strategy": "sab-atomics"}'), true],
       ['a symlink to a valid file', (file) => fs.symlinkSync(path.join(project, 'good.json'), file), true],
       ['empty', (file) => fs.writeFileSync(file, ' \n')],
+      ['zero bytes', (file) => fs.writeFileSync(file, '')],
       ['invalid JSON', (file) => fs.writeFileSync(file, '{"strategy": ')],
       ['not UTF-8', (file) => fs.writeFileSync(file, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]))],
       ['a wrong key', (file) => fs.writeFileSync(file, '{"strategies": "sab-atomics"}')],
@@ -397,33 +443,210 @@ describe('cwdkit/register', () => {
       for (const preload of ['npm:cwdkit/register', path.join(project, 'node_modules/cwdkit/dist/register.cjs')]) {
         expect(await outcome(deno, ['run', '--preload', preload, ...flags]), `${label}, ${preload}`).toEqual(node);
       }
+      // Bun's start-up check reads with Bun.file and Bun.mmap (node:fs costs it ~2 ms): the same outcomes, except that
+      // Bun.file cannot tell a dangling symlink from no file, so that mistake is found on first use (here installed()).
+      const bun = await outcome(path.join(bin, 'bun'), ['--preload', 'cwdkit/register']);
+      if (label === 'a dangling symlink') {
+        expect(bun, label).toMatchObject({
+          code: 1,
+          stdout: '',
+          stderr: expect.stringContaining('ERR_CWDKIT_CONFIG_FILE'),
+        });
+      } else {
+        // JSON.parse's own message is the engine's (JavaScriptCore words it otherwise than V8).
+        const same = ({ stderr, ...rest }: typeof node) => ({
+          ...rest,
+          stderr: stderr.replace(/JSON \(.*\) \[/, 'JSON (…) ['),
+        });
+        expect(same(bun), label).toEqual(same(node));
+      }
     }
   }, 120_000);
 
-  it('loads at start-up only the builtins worker_threads needs and a few small ones, each package once', async () => {
-    const load = async (preload: string) => {
-      const result = await run(process.execPath, ['--import', preload, 'loaded.mjs'], {
+  it('Node 20: loads nothing at start-up; the first chdir loads one CommonJS copy of core, the strategy and cwdkit', async () => {
+    const load = async (preload: string, app: string) => {
+      const result = await run(process.execPath, ['--import', preload, app], {
         cwd: project,
         env: { CWDKIT_STRATEGY: 'sab-atomics' },
       });
       expect(result.stderr).toBe('');
       return JSON.parse(result.stdout) as { builtins: string[]; files: string[] };
     };
-    const empty = await load('./empty-preload.mjs');
-    const registered = await load('cwdkit/register');
-    const added = registered.builtins.filter((name) => !empty.builtins.includes(name));
+    const files = (loaded: { files: string[] }) =>
+      loaded.files.map((file) => path.relative(path.join(project, 'node_modules'), file)).sort();
+    const empty = await load('./empty-preload.mjs', 'loaded.mjs');
+    const start = await load('cwdkit/register', 'loaded.mjs');
+    expect(start.builtins.filter((name) => !empty.builtins.includes(name))).toEqual([]);
+    expect(files(start)).toEqual([]);
+    const used = await load('cwdkit/register', 'loaded-after-chdir.mjs');
+    const added = used.builtins.filter((name) => !empty.builtins.includes(name));
     // What an ESM `import fs from 'node:fs'` / `import process from 'node:process'` drags in through their lazy
     // getters (fs/promises, readline, the REPL's history, the diagnostic report): none of it is needed.
     for (const name of ['internal/fs/promises', 'internal/readline/interface', 'internal/process/report']) {
       expect(added).not.toContain(`NativeModule ${name}`);
     }
-    expect(added).toContain('NativeModule worker_threads'); // the shared memory for workers: needed at start
-    // One CommonJS copy of each: the preload, core, and the strategy (never a second, ESM copy of core).
-    const files = registered.files.map((file) => path.relative(path.join(project, 'node_modules'), file)).sort();
-    expect(files).toEqual([
+    expect(added).toContain('NativeModule worker_threads'); // Node 20: the shared memory, created when it loads
+    // One CommonJS copy of each (never a second, ESM copy of core).
+    expect(files(used)).toEqual([
       '@cwdkit/core/dist/index.cjs',
       '@cwdkit/sab-atomics/dist/index.cjs',
-      'cwdkit/dist/register.cjs',
+      'cwdkit/dist/index.cjs',
     ]);
   });
+
+  // Node 22 and Bun: a worker's own cwd can miss a main-thread chdir; Node 24: it cannot. Bun runs no preload in workers.
+  it.each([
+    ['node 22', node22, ['--import', 'cwdkit/register', 'cold.mjs'], true],
+    ['node 24', node24, ['--import', 'cwdkit/register', 'cold.mjs'], true],
+    ['bun', path.join(bin, 'bun'), ['--preload', 'cwdkit/register', 'cold.mjs'], false],
+  ] as const)(
+    '%s: a worker started before the first use is cold and right after every main-thread chdir',
+    async (_runtime, command, args, preloadInWorker) => {
+      const result = await run(command, [...args], { cwd: project, env: { CWDKIT_STRATEGY: 'sab-atomics' } });
+      expect(result.stderr).toBe('');
+      const report = JSON.parse(result.stdout);
+      expect(report).toMatchObject({ pending: true, cold: true, installed: 'sab-atomics' });
+      expect(report.seen).toHaveLength(8);
+      for (const { expected, provider, process: own } of report.seen) {
+        expect(provider).toBe(expected);
+        // Node's worker runs the flag too: there process.cwd() is the runtime's own (24) or the installed cold one (22).
+        if (preloadInWorker) expect(own).toBe(expected);
+      }
+    },
+    60_000,
+  );
+
+  it("a strategy that is present but fails to load at first use: a coded error there, never the runtime's answer", async () => {
+    // native's package without its addon's loader: the start-up check finds the package, the first chdir loads it.
+    const broken = scratchDir('cwdkit-register-native-');
+    fs.cpSync(project, broken, { recursive: true, filter: (file) => !file.includes('hostile') }); // no FIFO
+    for (const part of ['dist', 'package.json']) {
+      fs.cpSync(path.join(packageRoot, '../native', part), path.join(broken, 'node_modules/@cwdkit/native', part), {
+        recursive: true,
+      });
+    }
+    writeFile(
+      path.join(broken, 'first-use.mjs'),
+      `import { installed } from 'cwdkit';
+const before = process.cwd();
+const codes = [];
+for (const use of [() => process.chdir('sub'), () => process.chdir('sub'), () => installed()]) {
+  try {
+    use();
+    codes.push('none');
+  } catch (error) {
+    codes.push(error.code);
+  }
+}
+console.log(JSON.stringify({ codes, unmoved: process.cwd() === before }));
+`,
+    );
+    try {
+      const result = await run(node24, ['--import', 'cwdkit/register', 'first-use.mjs'], {
+        cwd: broken,
+        env: { CWDKIT_STRATEGY: 'native' },
+      });
+      expect(result.stderr).toBe('');
+      const code = 'ERR_CWDKIT_STRATEGY_LOAD_FAILED';
+      expect(JSON.parse(result.stdout)).toEqual({ codes: [code, code, code], unmoved: true });
+    } finally {
+      fs.rmSync(broken, { recursive: true, force: true });
+    }
+  });
+
+  it('a strategy with an install() hook (thread-cwd) is installed before the app runs', async () => {
+    const hooked = scratchDir('cwdkit-register-thread-cwd-');
+    fs.cpSync(project, hooked, { recursive: true, filter: (file) => !file.includes('hostile') }); // no FIFO
+    for (const part of ['dist', 'package.json']) {
+      fs.cpSync(
+        path.join(packageRoot, '../thread-cwd', part),
+        path.join(hooked, 'node_modules/@cwdkit/thread-cwd', part),
+        {
+          recursive: true,
+        },
+      );
+    }
+    writeFile(
+      path.join(hooked, 'at-start.mjs'),
+      `const state = globalThis[Symbol.for('cwdkit.install')];
+console.log(JSON.stringify({ installed: state?.installed ?? null, pending: typeof globalThis[Symbol.for('cwdkit.register.pending')] }));
+`,
+    );
+    try {
+      for (const env of [{ CWDKIT_STRATEGY: 'thread-cwd' }, { CWDKIT_STRATEGY: 'thread-cwd,sab-atomics' }]) {
+        const result = await run(node24, ['--import', 'cwdkit/register', 'at-start.mjs'], { cwd: hooked, env });
+        expect(result.stderr).toBe('');
+        expect(JSON.parse(result.stdout)).toEqual({ installed: 'thread-cwd', pending: 'undefined' });
+      }
+      // A plain published list waits: nothing is installed when the app starts.
+      const result = await run(node24, ['--import', 'cwdkit/register', 'at-start.mjs'], {
+        cwd: hooked,
+        env: { CWDKIT_STRATEGY: 'sab-atomics' },
+      });
+      expect(JSON.parse(result.stdout)).toEqual({ installed: null, pending: 'function' });
+    } finally {
+      fs.rmSync(hooked, { recursive: true, force: true });
+    }
+  });
+
+  // graceful-fs (loaded by half the ecosystem) wraps process.cwd (with a cache) and process.chdir when it loads: under
+  // the flag that is before the first chdir, so its chdir wrapper calls the flag's stub. It must stay in front of the
+  // installed chdir (its cache is reset there), and a failing chdir must throw the runtime's error, not loop.
+  it.each([
+    ['node 24', node24, ['--import', 'cwdkit/register']],
+    ['node 20', process.execPath, ['--import', 'cwdkit/register']],
+    ['bun', path.join(bin, 'bun'), ['--preload', 'cwdkit/register']],
+  ] as const)(
+    "%s: graceful-fs loaded before the first chdir stays coherent, and a failing chdir is the runtime's",
+    async (_runtime, command, flags) => {
+      const gracefulFs = path.join(packageRoot, '../../node_modules/graceful-fs');
+      const graceful = scratchDir('cwdkit-register-graceful-');
+      fs.cpSync(project, graceful, { recursive: true, filter: (file) => !file.includes('hostile') }); // no FIFO
+      fs.cpSync(gracefulFs, path.join(graceful, 'node_modules/graceful-fs'), { recursive: true });
+      writeFile(
+        path.join(graceful, 'graceful.mjs'),
+        `import { createRequire } from 'node:module';
+import path from 'node:path';
+createRequire(import.meta.url)('graceful-fs'); // patches process.cwd and process.chdir
+const { installed } = await import('cwdkit');
+const home = process.cwd();
+const seen = [];
+for (const dir of ['sub', 'd0', '..', '..']) {
+  process.chdir(dir);
+  seen.push([process.cwd(), path.resolve('x')]);
+}
+let failure;
+try {
+  process.chdir('nonesuch');
+} catch (error) {
+  failure = { code: error.code, syscall: error.syscall };
+}
+console.log(JSON.stringify({ home, seen, failure, after: process.cwd(), installed: installed() }));
+`,
+      );
+      try {
+        const result = await run(command, [...flags, 'graceful.mjs'], {
+          cwd: graceful,
+          env: { CWDKIT_STRATEGY: 'sab-atomics' },
+        });
+        expect(result.stderr).toBe('');
+        const sub = path.join(graceful, 'sub');
+        const d0 = path.join(sub, 'd0');
+        expect(JSON.parse(result.stdout)).toEqual({
+          home: graceful,
+          seen: [
+            [sub, path.join(sub, 'x')],
+            [d0, path.join(d0, 'x')],
+            [sub, path.join(sub, 'x')],
+            [graceful, path.join(graceful, 'x')],
+          ],
+          failure: { code: 'ENOENT', syscall: 'chdir' },
+          after: graceful,
+          installed: 'sab-atomics',
+        });
+      } finally {
+        fs.rmSync(graceful, { recursive: true, force: true });
+      }
+    },
+  );
 });
