@@ -1,14 +1,20 @@
 // What follows a worker's own cwd once it chdir'd: every path-taking function of node:fs, node:fs/promises and
 // node:child_process, process.loadEnvFile and process.dlopen (trap 14). Patched in that thread only; the tables are
 // data, so the enumeration test can hold them against what the running Node exports.
-import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
-import net from 'node:net';
 import path from 'node:path';
 import process from 'node:process';
 import { codedError, hasCode } from '@cwdkit/core';
+import { type Fn, patcher } from './patch.js';
 import { handlePath, hold, type Joins, type Own, state, toOs, verify } from './state.js';
+
+/**
+ * node:child_process and node:net, taken when they are needed (cover() in a worker, enumerate()), never at load: the
+ * main thread loads this file but needs neither, and they cost Node's start-up ~1 ms (issue #21).
+ */
+const childProcess = () => process.getBuiltinModule('node:child_process');
+const net = () => process.getBuiltinModule('node:net');
 
 /** What a covered function returns that names a path, and how a real chdir would have spelled it. */
 type Returns = 'path' | 'dirents' | 'dir' | 'disposable';
@@ -154,7 +160,7 @@ export function enumerate(): Enumerated[] {
   for (const [prefix, exported] of [
     ['fs', fs],
     ['fs/promises', fs.promises],
-    ['child_process', childProcess],
+    ['child_process', childProcess()],
   ] as const) {
     for (const name of Object.keys(exported)) {
       const fn = (exported as Record<string, unknown>)[name];
@@ -427,8 +433,6 @@ function givenOf(paths: readonly number[], args: unknown[], joined: unknown[]): 
   return pairs;
 }
 
-export type Fn = (this: unknown, ...args: unknown[]) => unknown;
-
 /** `args` with each relative path joined to `joins` (a copy), or `args` itself when none is relative. */
 function join(joins: Joins, paths: readonly number[], args: unknown[]): unknown[] {
   let joined = args;
@@ -690,12 +694,6 @@ function askedInErrors(emitter: object, [asked, given]: [string, string], settle
   };
 }
 
-interface Patch {
-  readonly owner: object;
-  readonly key: string;
-  readonly value: unknown;
-}
-
 /** Where each covered function lives; a name the running Node does not export is left out. */
 function ownerOf(entry: Covered): [object, string] | undefined {
   const owner = entry.module === 'fs' ? fs : entry.module === 'fs/promises' ? fs.promises : undefined;
@@ -718,47 +716,13 @@ const syncForms: Readonly<Record<string, (args: unknown[]) => number>> = {
 };
 
 /**
- * Replaces functions all or nothing: when one cannot be replaced (a frozen or read-only property), `replace` puts back
- * the ones it already replaced and throws ERR_CWDKIT_INSTALL_REFUSED naming it. `undo` puts every original back.
- */
-export function patcher(): {
-  replace: (owner: object, key: string, make: (original: Fn) => Fn, label?: string) => void;
-  undo: () => void;
-} {
-  const patches: Patch[] = [];
-  const undo = () => {
-    for (const { owner, key, value } of patches.reverse()) (owner as Record<string, unknown>)[key] = value;
-    patches.length = 0;
-    syncBuiltinESMExports();
-  };
-  const replace = (owner: object, key: string, make: (original: Fn) => Fn, label = key) => {
-    const slots = owner as Record<string, unknown>;
-    const original = slots[key] as Fn;
-    const wrapper = make(original);
-    try {
-      slots[key] = wrapper;
-    } catch {}
-    // A read-only property throws in strict code and is silently kept in sloppy code (the CommonJS build): both here.
-    if (slots[key] !== wrapper) {
-      undo();
-      throw codedError(
-        new Error(
-          `install(): thread-cwd cannot cover ${label} in this runtime (it cannot be replaced): nothing was covered`,
-        ),
-        'ERR_CWDKIT_INSTALL_REFUSED',
-      );
-    }
-    patches.push({ owner, key, value: original });
-  };
-  return { replace, undo };
-}
-
-/**
  * Puts the cover in place on this thread and returns its undo (install() in a worker). All or nothing: when one
  * function cannot be replaced (a frozen or read-only property), the ones already replaced are put back first.
  */
 export function cover(): () => void {
   const { replace, undo } = patcher();
+  const { ChildProcess } = childProcess();
+  const { Server, Socket } = net();
   for (const entry of coveredFunctions) {
     const found = ownerOf(entry);
     if (found) {
@@ -771,7 +735,7 @@ export function cover(): () => void {
     }
   }
   replace(
-    childProcess.ChildProcess.prototype,
+    ChildProcess.prototype,
     'spawn',
     (original) =>
       function spawn(this: unknown, options: unknown) {
@@ -783,7 +747,7 @@ export function cover(): () => void {
   );
   for (const [name, at] of Object.entries(syncForms)) {
     replace(
-      childProcess,
+      childProcess(),
       name,
       (original) =>
         named(function (this: unknown, ...args: unknown[]) {
@@ -793,7 +757,7 @@ export function cover(): () => void {
     );
   }
   replace(
-    net.Server.prototype,
+    Server.prototype,
     'listen',
     (original) =>
       function listen(this: unknown, ...args: unknown[]) {
@@ -818,7 +782,7 @@ export function cover(): () => void {
     'net.Server.prototype.listen',
   );
   replace(
-    net.Socket.prototype,
+    Socket.prototype,
     'connect',
     (original) =>
       function connect(this: unknown, ...args: unknown[]) {

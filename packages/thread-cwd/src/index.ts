@@ -42,6 +42,22 @@ const missing =
         : undefined;
 const threadScoped = missing === undefined;
 
+/**
+ * Where workers cannot have a cwd of their own, the main thread's install() says so, once per process: a worker there
+ * runs no preload under cwdkit/register (Bun, Deno), so the user who chose thread-cwd would learn it only when a
+ * worker's chdir fails with the runtime's own error, or, in a Bun web Worker, moves the whole process.
+ */
+function warnProcessScope(): void {
+  if (state.warnedProcessScope) return;
+  state.warnedProcessScope = true;
+  process.emitWarning(
+    `thread-cwd cannot give workers a cwd of their own here (${missing}): it runs as a process-scope strategy ` +
+      `(capabilities.chdirScope 'process'), a worker's process.chdir() is the runtime's own (it throws, or in a Bun ` +
+      `web Worker moves the whole process), and install() in a worker refuses with ERR_CWDKIT_UNSUPPORTED_RUNTIME`,
+    { code: 'CWDKIT_THREAD_CWD_PROCESS_SCOPE' },
+  );
+}
+
 /** The process cwd, coherent in every thread (a generation counter in shared memory): what a worker follows. */
 const processCwd = createProcessCwd();
 
@@ -173,7 +189,9 @@ export const strategy = defineStrategy({
             );
           }
           // The main thread's chdir is the real one: only its new workers need covering, to start installed.
-          return threadScoped ? coverWorkers() : () => {};
+          if (threadScoped) return coverWorkers();
+          warnProcessScope();
+          return () => {};
         },
       });
     }

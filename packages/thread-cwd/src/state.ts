@@ -49,6 +49,8 @@ interface ThreadState {
   open?: number;
   /** Whether this thread was started with the setup entry preloaded (see workers.ts). */
   preloaded?: boolean;
+  /** Whether the main thread's install() said that workers cannot have a cwd of their own here (index.ts). */
+  warnedProcessScope?: boolean;
 }
 
 /**

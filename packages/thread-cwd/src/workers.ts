@@ -7,7 +7,7 @@ import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import workerThreads, { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
 import { codedError } from '@cwdkit/core';
-import { type Fn, patcher } from './cover.js';
+import { type Fn, patcher } from './patch.js';
 import { ADDED, HANDOFF, handlePath, hold, state } from './state.js';
 
 declare const module: { filename?: unknown } | undefined;

@@ -1,0 +1,43 @@
+// thread-cwd on the main thread, in a real child process of each runtime: on Bun and Deno, where workers cannot have
+// a cwd of their own, install() says so once with a coded warning; on Node it says nothing, and loads none of what
+// only a worker's cover needs (node:child_process, node:net: start-up under the flag, issue #21).
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { findRuntime } from '@cwdkit/conformance';
+import { describe, expect, it } from 'vitest';
+
+const script = path.join(import.meta.dirname, 'fixtures', 'main-thread.mjs');
+const run = (binary: readonly string[]) =>
+  JSON.parse(
+    execFileSync(binary[0] as string, [...binary.slice(1), script], { encoding: 'utf8', cwd: import.meta.dirname }),
+  );
+
+describe('thread-cwd installed on the main thread', () => {
+  for (const [name, binary] of [
+    ['bun', [findRuntime('bun')]],
+    ['deno', [findRuntime('deno'), 'run', '-A']],
+  ] as const) {
+    it.skipIf(!binary[0])(
+      `${name}: one CWDKIT_THREAD_CWD_PROCESS_SCOPE warning per process, saying workers have no cwd of their own`,
+      () => {
+        const report = run(binary as unknown as string[]);
+        expect(report.scope).toBe('process');
+        expect(report.warnings.map((warning: { code: string }) => warning.code)).toEqual([
+          'CWDKIT_THREAD_CWD_PROCESS_SCOPE',
+        ]);
+        expect(report.warnings[0].message).toMatch(/cannot give workers a cwd of their own/);
+        expect(report.warnings[0].message).toMatch(/ERR_CWDKIT_UNSUPPORTED_RUNTIME/);
+      },
+    );
+  }
+
+  for (const name of ['node22', 'node24', 'node26'] as const) {
+    const node = findRuntime(name);
+    it.skipIf(!node || process.platform !== 'linux')(
+      `${name}: no warning, and neither node:child_process nor node:net loaded`,
+      () => {
+        expect(run([node as string])).toEqual({ scope: 'thread', warnings: [], loaded: [] });
+      },
+    );
+  }
+});
