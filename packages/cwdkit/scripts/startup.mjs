@@ -99,7 +99,9 @@ function once(runtime, module, env, cwd = project) {
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
   });
   const [wall, cpu, rss, code] = String(result.output[3]).split(' ').map(Number);
-  if (result.status !== 0 || code !== 0 || result.stderr !== '' || result.stdout !== '') {
+  // thread-cwd's one warning on Bun and Deno (workers there cannot have a cwd of their own) is expected output.
+  const stderr = result.stderr.replace(/^.*\[CWDKIT_THREAD_CWD_PROCESS_SCOPE\].*\n(?:\(Use `.*\n)?/m, '');
+  if (result.status !== 0 || code !== 0 || stderr !== '' || result.stdout !== '') {
     throw new Error(`${runtime} ${module} failed (${code}): ${result.stderr}${result.stdout}`);
   }
   return { wall: wall / 1e6, cpu: cpu / 1000, rss: rss / 1024 };

@@ -52,8 +52,8 @@ function warnProcessScope(): void {
   state.warnedProcessScope = true;
   process.emitWarning(
     `thread-cwd cannot give workers a cwd of their own here (${missing}): it runs as a process-scope strategy ` +
-      `(capabilities.chdirScope 'process'), a worker's process.chdir() is the runtime's own (it throws, or in a Bun ` +
-      `web Worker moves the whole process), and install() in a worker refuses with ERR_CWDKIT_UNSUPPORTED_RUNTIME`,
+      `(capabilities.chdirScope 'process'); a worker's process.chdir() is the runtime's own, and install() in a ` +
+      'worker refuses with ERR_CWDKIT_UNSUPPORTED_RUNTIME',
     { code: 'CWDKIT_THREAD_CWD_PROCESS_SCOPE' },
   );
 }
