@@ -59,8 +59,9 @@ function load(): Binding {
     throw unavailable(
       `${NAME} was bundled into ${fileURLToPath(here)}, and no installed ${NAME} (with its addon) is found from ` +
         'there: a bundle cannot hold a native addon. Mark the package external (esbuild `--external:@cwdkit/native`, ' +
-        'Rollup/Vite `external`, webpack `externals`) and install it where the app runs, or let cwdkit fall back to a ' +
-        'JavaScript strategy: "strategy": ["native", "sab-atomics"].',
+        'Rollup/Vite `external`, webpack `externals`) and install it where the app runs, or, to fall back in the ' +
+        "bundle, import it with `await import('@cwdkit/native')` in a try/catch and pass a JavaScript strategy " +
+        'object (@cwdkit/sab-atomics) instead: a bundle cannot select strategies by name.',
     );
   }
   try {

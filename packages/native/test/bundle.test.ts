@@ -6,7 +6,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyPackage, removeTree, run, scratch } from './support.js';
+import { copyPackage, packageRoot, removeTree, repoModules, run, scratch } from './support.js';
 
 const helperAddon = path.join(import.meta.dirname, 'helper', 'build', 'Release', 'chdir_helper.node');
 let project: string;
@@ -79,5 +79,37 @@ describe.each(['esm', 'cjs'] as const)('esbuild --bundle --platform=node, %s out
     expect(stderr).toContain(`@cwdkit/native was bundled into ${copy}`);
     expect(stderr).toContain('--external:@cwdkit/native');
     expect(stderr).not.toContain('no prebuilt binary'); // not the advice to install a compiler
+  });
+});
+
+describe("the README's fallback in a bundle (a dynamic import in a try/catch, then strategy objects)", () => {
+  // The README's block as written, and one line that says what it chose.
+  const readme = fs.readFileSync(path.join(packageRoot, 'README.md'), 'utf8');
+  const example = /import it dynamically:\n\n```js\n([^`]*)```/.exec(readme)?.[1];
+
+  it('picks native where the package is installed, and sab-atomics where the bundle finds none', async () => {
+    expect(example).toContain("await import('@cwdkit/native')");
+    const source = path.join(project, 'fallback.mjs');
+    fs.writeFileSync(source, `${example}console.log(provider.strategy);\n`);
+    const file = path.join(project, 'out', 'fallback.mjs');
+    // cwdkit and sab-atomics from the workspace; native from the project, where it is installed.
+    await build({
+      entryPoints: [source],
+      absWorkingDir: project,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: file,
+      logLevel: 'silent',
+      nodePaths: [repoModules],
+    });
+    const here = await runBundle(file);
+    expect(here.stderr).toBe('');
+    expect(here.stdout).toBe('native\n');
+    const copy = path.join(elsewhere, 'out', 'fallback.mjs');
+    fs.copyFileSync(file, copy);
+    const there = await runBundle(copy);
+    expect(there.stderr).toBe('');
+    expect(there.stdout).toBe('sab-atomics\n');
   });
 });

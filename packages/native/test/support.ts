@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { findRuntime, runtimeCommand } from '@cwdkit/conformance';
 
-const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 /** The built CJS entry, for code that runs in eval'd workers and child processes. */
 export const distCjs = path.join(packageRoot, 'dist', 'index.cjs');
 export const distEsm = path.join(packageRoot, 'dist', 'index.js');
@@ -100,7 +100,7 @@ export const runtimes = [
   ['deno', findRuntime('deno') && runtimeCommand('deno', findRuntime('deno') as string, '').slice(0, -1)],
 ] as const;
 
-const repoModules = path.join(packageRoot, '..', '..', 'node_modules');
+export const repoModules = path.join(packageRoot, '..', '..', 'node_modules');
 
 /**
  * Installs a real copy of the built package (its own dist and .node file) with its dependencies into
