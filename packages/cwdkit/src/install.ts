@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import {
   type CwdCapabilities,
   type CwdProvider,
+  chdirThroughRuntime,
   codedError,
   installHook,
   isClosed,
@@ -164,7 +165,8 @@ export function install(provider: CwdProvider): () => void {
     };
   const chdirReplacement = ({ owner, original }: Slot) =>
     function chdir(this: unknown, directory: string | URL): void {
-      if (!active) return void original.call(this, directory);
+      // core's osChdir calling through process.chdir (to reach Node's worker_threads wrapper): step aside.
+      if (!active || chdirThroughRuntime()) return void original.call(this, directory);
       try {
         // Deno.chdir also takes a file: URL; process.chdir does not, and keeps refusing one.
         provider.chdir(
