@@ -3,7 +3,8 @@
 // in each order of core, worker_threads, install(), graceful-fs and the cwdkit/register flag, a main-thread chdir made
 // through a provider or through process.chdir must leave a worker that started before it answering exactly what it
 // answers after the runtime's own process.chdir with nothing of cwdkit loaded: real workers, real chdir, real
-// graceful-fs (fixtures/worker-counter.mjs).
+// graceful-fs (fixtures/worker-counter.mjs). Node 22 too: its cold workers read the OS, but its workers' own
+// process.cwd() follows the same counter.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { dist, fixtures, packageRoot, run, scratchDir } from './helpers.js';
 
 const script = path.join(fixtures, 'worker-counter.mjs');
 const register = path.join(dist, 'register.mjs');
-const nodes = [24, 26].map((major) => [major, path.join(packageRoot, `../../node_modules/node${major}/bin/node`)]);
+const nodes = [22, 24, 26].map((major) => [major, path.join(packageRoot, `../../node_modules/node${major}/bin/node`)]);
 
 let scratch: string;
 beforeEach(() => {
