@@ -74,13 +74,13 @@ describe("a main-thread chdir moves Node's worker cwd counter as process.chdir d
   });
 
   it.each(cases)(
-    '%s: through a provider and through process.chdir, as the runtime',
+    "%s: through a provider (cwdkit's or the strategy's) and through process.chdir, as the runtime",
     async (_, order, flags, strategy) => {
       for (const [, node] of nodes) {
         const reference = await report(node as string, [], 'workers', 'process', strategy);
         // After uninstall(), a plain process.chdir is one behind the provider's back (its worker's answer may wait for
-        // invalidate()): only the provider's own chdir is compared there.
-        for (const way of order.endsWith('uninstall') ? ['provider'] : ['provider', 'process']) {
+        // invalidate()): only the providers' own chdirs are compared there.
+        for (const way of ['provider', 'strategy', ...(order.endsWith('uninstall') ? [] : ['process'])]) {
           expect({ way, node, ...(await report(node as string, flags, order, way, strategy)) }).toEqual({
             way,
             node,
