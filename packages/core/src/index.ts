@@ -7,6 +7,7 @@ export { buildProvider, checkOptions, defineStrategy, didYouMean, isClosed } fro
 export { resolveFrom, resolverFor } from './resolve.js';
 export type { RuntimeName } from './runtime.js';
 export {
+  chdirThroughRuntime,
   checkCwdName,
   coldWorkerCwd,
   cwdAfterChdir,

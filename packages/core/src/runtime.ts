@@ -258,7 +258,7 @@ export function osChdir(directory: string): void {
       return;
     }
     try {
-      processChdir.call(process, directory);
+      runtimeChdir(directory);
     } catch (error) {
       // Bun refuses to enter a cwd longer than PATH_MAX (ERANGE from its own getcwd, before moving); the OS does not.
       if (!(runtime === 'bun' && hasCode(error) && error.code === 'ERANGE' && openBunLibc())) throw error;
@@ -271,6 +271,46 @@ export function osChdir(directory: string): void {
   } catch (error) {
     if (!hasCode(error)) throw error;
     throw chdirError(error.code, cwdForMessage(), directory);
+  }
+}
+
+/** Set while osChdir calls through process.chdir (runtimeChdir); shared by every copy of core. */
+const through = threadState('chdir-through', () => ({ active: false }));
+
+/**
+ * Whether this thread's osChdir is calling through process.chdir right now: cwdkit's own layers in that chain
+ * (install()'s process.chdir, and the cwdkit/register stub, which forwards to it) then call what they replaced, so that
+ * the chdir happens once, in the runtime's own function, without the provider hearing of it.
+ */
+export const chdirThroughRuntime = (): boolean => through.active;
+
+/** Whether Node's worker_threads has loaded on this thread (it never unloads): checked until it has. */
+let workersLoaded = false;
+function nodeWorkersLoaded(): boolean {
+  if (workersLoaded) return true;
+  const loaded = (process as { moduleLoadList?: readonly string[] }).moduleLoadList;
+  workersLoaded = !Array.isArray(loaded) || loaded.includes('NativeModule internal/worker');
+  return workersLoaded;
+}
+
+/**
+ * The runtime's chdir on the main thread. Node's worker_threads, when it loads, wraps process.chdir to bump the
+ * counter every worker's cached process.cwd() follows (lib/internal/worker.js), and core may have captured the
+ * function before that: so once worker_threads is loaded, the chdir goes through process.chdir as it is now, Node's
+ * wrapper and any other (graceful-fs, whose cached process.cwd() is cleared there) included, with cwdkit's own layers
+ * stepping aside (chdirThroughRuntime). A chdir nested in that call (a wrapper that calls a provider) is the original.
+ */
+function runtimeChdir(directory: string): void {
+  const current = process.chdir;
+  if (runtime !== 'node' || through.active || current === processChdir || !nodeWorkersLoaded()) {
+    processChdir.call(process, directory);
+    return;
+  }
+  through.active = true;
+  try {
+    current.call(process, directory);
+  } finally {
+    through.active = false;
   }
 }
 

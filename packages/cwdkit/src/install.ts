@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import {
   type CwdCapabilities,
   type CwdProvider,
+  chdirThroughRuntime,
   codedError,
   installHook,
   isClosed,
@@ -124,7 +125,7 @@ function alreadyInstalled(provider: CwdProvider): () => void {
  * Deno.chdir on Deno), so that every library uses it. path.resolve becomes core's resolver, identical to the
  * runtime's own (its errors, `length` and `name` included) and several times faster; on Node, ESM named imports
  * (`import { resolve } from 'node:path'`) follow too (module.syncBuiltinESMExports()). Returns uninstall(), which puts
- * the exact original functions back.
+ * the exact original functions back where ours are still in place (a function put over ours since stays).
  *
  * Installing a provider of the strategy that is already installed, with the same capabilities (as an app does when
  * the cwdkit/register flag installed it first), changes nothing and returns an uninstall() that does nothing: the
@@ -164,7 +165,8 @@ export function install(provider: CwdProvider): () => void {
     };
   const chdirReplacement = ({ owner, original }: Slot) =>
     function chdir(this: unknown, directory: string | URL): void {
-      if (!active) return void original.call(this, directory);
+      // core's osChdir calling through process.chdir (to reach Node's worker_threads wrapper): step aside.
+      if (!active || chdirThroughRuntime()) return void original.call(this, directory);
       try {
         // Deno.chdir also takes a file: URL; process.chdir does not, and keeps refusing one.
         provider.chdir(
@@ -194,14 +196,18 @@ export function install(provider: CwdProvider): () => void {
     if (slot.key === 'chdir') return chdirReplacement(slot);
     return slot.owner === process ? processCwd : cwdReplacement(slot);
   };
+  const values = slots.map(replacement);
   const restore = () => {
-    for (const { owner, key, descriptor } of slots) {
+    slots.forEach(({ owner, key, descriptor }, index) => {
+      // A function put over ours since stays (it calls ours, which now calls the original): dropping Node's
+      // worker_threads wrapper of process.chdir would stop every later chdir from reaching its workers.
+      if ((owner as Record<string, unknown>)[key] !== values[index]) return;
       if (descriptor) Object.defineProperty(owner, key, descriptor);
       else delete (owner as Record<string, unknown>)[key];
-    }
+    });
   };
-  for (const slot of slots) {
-    const value = replacement(slot);
+  for (const [index, slot] of slots.entries()) {
+    const value = values[index];
     if (slot.descriptor) Object.defineProperty(slot.owner, slot.key, { ...slot.descriptor, value });
     else Object.defineProperty(slot.owner, slot.key, { value, writable: true, configurable: true, enumerable: true });
   }
