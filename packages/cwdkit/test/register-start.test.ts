@@ -1,0 +1,110 @@
+// The flag selects once for the process, from what it read at start: the deferred load (the first chdir, or
+// installed()) and every Node worker select from the start directory and the configuration checked there, never from
+// where the process has moved since or from a file edited since. A failure reaches a worker's app as an 'error' event;
+// a process the runtime would run (a deleted cwd) runs. Real runtimes, real workers, real files.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { copyPackage, packageRoot, run, scratchDir, writeFile } from './helpers.js';
+
+const modules = path.join(packageRoot, '../../node_modules');
+const nodes = [
+  ['node24', path.join(modules, 'node24/bin/node')],
+  ['node22', path.join(modules, 'node22/bin/node')],
+] as const;
+const bun = path.join(modules, '.bin/bun');
+const deno = path.join(modules, '.bin/deno');
+/** How each runtime runs `app` under the flag (Deno through the file, as a file: or tarball install names it). */
+const runtimes = [
+  ...nodes.map(([name, node]) => [name, node, (app: string) => ['--import', 'cwdkit/register', app]] as const),
+  ['bun', bun, (app: string) => ['--preload', 'cwdkit/register', app]] as const,
+  ['deno', deno, (app: string) => ['run', '-A', '--preload', './node_modules/cwdkit/dist/register.mjs', app]] as const,
+];
+
+/** A fresh project with cwdkit and the real sab-atomics and naive installed. */
+function project(config: object): string {
+  const root = scratchDir('cwdkit-register-start-');
+  copyPackage(root);
+  for (const name of ['sab-atomics', 'naive']) {
+    for (const part of ['dist', 'package.json']) {
+      fs.cpSync(path.join(packageRoot, '..', name, part), path.join(root, 'node_modules/@cwdkit', name, part), {
+        recursive: true,
+      });
+    }
+  }
+  writeFile(path.join(root, 'package.json'), {
+    name: 'app',
+    private: true,
+    type: 'module',
+    dependencies: { cwdkit: '0.0.0', '@cwdkit/sab-atomics': '0.0.0', '@cwdkit/naive': '0.0.0' },
+  });
+  writeFile(path.join(root, 'cwdkit.config.json'), config);
+  return root;
+}
+
+const parse = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1) ?? '');
+
+describe('cwdkit/register selects from the start', () => {
+  it.each(runtimes)(
+    '%s: the deferred load ignores a config edited since start and a cwd moved without the stub',
+    async (_name, command, args) => {
+      const root = project({ strategy: 'sab-atomics' });
+      // Another project, whose config names another strategy.
+      writeFile(path.join(root, 'other/package.json'), { name: 'other' });
+      writeFile(path.join(root, 'other/cwdkit.config.json'), { strategy: 'naive' });
+      // A chdir the stub does not see on Deno (node:process's own), after the start's config gained a typo.
+      writeFile(
+        path.join(root, 'app.mjs'),
+        `import fs from 'node:fs';
+import proc from 'node:process';
+fs.writeFileSync('cwdkit.config.json', '{"strategy":"nativ"}');
+proc.chdir('other');
+const { installed } = await import('cwdkit');
+console.log(JSON.stringify({ installed: installed() ?? null, cwd: proc.cwd() }));
+`,
+      );
+      const result = await run(command, args('app.mjs'), { cwd: root });
+      expect(result.stderr).toBe('');
+      expect(parse(result.stdout)).toEqual({ installed: 'sab-atomics', cwd: path.join(root, 'other') });
+    },
+  );
+
+  // A worker is a thread of the process: what the main thread's start selected, wherever the main thread is now.
+  it.each(
+    nodes.flatMap(([name, node]) => [
+      [name, 'waiting', node, { strategy: 'naive' }],
+      [name, 'eager', node, { strategy: 'naive', options: {} }],
+    ]),
+  )('%s, %s: a worker started after chdirs selects what the process did', async (_name, _how, node, config) => {
+    const root = project(config);
+    writeFile(path.join(root, 'packages/x/package.json'), { name: 'x' }); // a project root without config: defaults
+    writeFile(path.join(root, 'packages/y/package.json'), { name: 'y' });
+    writeFile(path.join(root, 'packages/y/cwdkit.config.json'), '{"strategy":"naive",}');
+    writeFile(path.join(root, 'packages/z/package.json'), { name: 'z' });
+    writeFile(path.join(root, 'packages/z/cwdkit.config.json'), { strategy: './evil.cjs' });
+    writeFile(path.join(root, 'packages/z/evil.cjs'), "console.log('evil ran'); module.exports = {};");
+    writeFile(
+      path.join(root, 'app.mjs'),
+      `import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+const { installed } = await import('cwdkit');
+if (isMainThread) {
+  const seen = [];
+  for (const dir of ['packages/x', '../y', '../z']) {
+    process.chdir(dir);
+    const worker = new Worker(new URL(import.meta.url));
+    seen.push(await new Promise((resolve) => {
+      worker.once('message', resolve);
+      worker.once('error', (error) => resolve('error ' + error.code));
+      worker.once('exit', (code) => resolve('exit ' + code));
+    }));
+  }
+  console.log(JSON.stringify({ main: installed(), seen }));
+} else parentPort.postMessage(installed());
+`,
+    );
+    const result = await run(node, ['--import', 'cwdkit/register', 'app.mjs'], { cwd: root });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).not.toContain('evil ran');
+    expect(parse(result.stdout)).toEqual({ main: 'naive', seen: ['naive', 'naive', 'naive'] });
+  });
+});
