@@ -22,7 +22,9 @@
 //
 // If the deferred load fails (a package is present but does not load, e.g. native's addon, and nothing after it in
 // the list does), the call that triggered it throws the selection's coded error, and so does every later stub call
-// and installed(): never the runtime's answer under a strategy that was asked for and is missing.
+// and installed(): never the runtime's answer under a strategy that was asked for and is missing. A Node worker's
+// failure is thrown as well (its app gets the Worker's 'error' event with the coded error): only the main thread's
+// start stops the program.
 //
 // The process selects once, from its start: the deferred load selects from the directory and the configuration the
 // check read at start (select.ts plans from REGISTER_START while it runs), not from wherever the process is by then or
@@ -417,5 +419,8 @@ try {
     } else installNow(workerStart());
   }
 } catch (error) {
+  // A worker's failure reaches the app as the Worker's 'error' event with the coded error; exiting here would kill
+  // the worker with a bare exit code 1 (Node runs the preload inside the worker's thread).
+  if (!mainThread()) throw error;
   stop(error);
 }

@@ -107,4 +107,40 @@ if (isMainThread) {
     expect(result.stdout).not.toContain('evil ran');
     expect(parse(result.stdout)).toEqual({ main: 'naive', seen: ['naive', 'naive', 'naive'] });
   });
+
+  it.each(nodes)(
+    "%s: a strategy that fails to load: the worker's 'error' event and the main thread's chdir give its code",
+    async (_name, node) => {
+      const root = project({ strategy: 'native' });
+      writeFile(path.join(root, 'node_modules/@cwdkit/native/package.json'), {
+        name: '@cwdkit/native',
+        version: '1.0.0',
+        main: 'index.cjs',
+        cwdkit: { strategy: 'native' },
+      });
+      writeFile(path.join(root, 'node_modules/@cwdkit/native/index.cjs'), "throw new Error('no addon');");
+      writeFile(
+        path.join(root, 'app.mjs'),
+        `import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+if (isMainThread) {
+  const worker = new Worker(new URL(import.meta.url));
+  const inWorker = await new Promise((resolve) => {
+    worker.once('message', () => resolve('ran'));
+    worker.once('error', (error) => resolve(error.code));
+    worker.once('exit', (code) => resolve('exit ' + code));
+  });
+  let main;
+  try { process.chdir('.'); main = 'chdir ran'; } catch (error) { main = error.code; }
+  console.log(JSON.stringify({ main, inWorker }));
+} else parentPort.postMessage('ran');
+`,
+      );
+      const result = await run(node, ['--import', 'cwdkit/register', 'app.mjs'], { cwd: root });
+      expect(result.stderr).toBe('');
+      expect(parse(result.stdout)).toEqual({
+        main: 'ERR_CWDKIT_STRATEGY_LOAD_FAILED',
+        inWorker: 'ERR_CWDKIT_STRATEGY_LOAD_FAILED',
+      });
+    },
+  );
 });
