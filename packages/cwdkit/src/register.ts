@@ -24,7 +24,8 @@
 // the list does), the call that triggered it throws the selection's coded error, and so does every later stub call
 // and installed(): never the runtime's answer under a strategy that was asked for and is missing. A Node worker's
 // failure is thrown as well (its app gets the Worker's 'error' event with the coded error): only the main thread's
-// start stops the program.
+// start stops the program. A start in a deleted directory, where the runtime runs, must run too: it selects at once,
+// without a cwd (the variable, else the default list, from cwdkit's own folders), as createCwdProvider() does there.
 //
 // The process selects once, from its start: the deferred load selects from the directory and the configuration the
 // check read at start (select.ts plans from REGISTER_START while it runs), not from wherever the process is by then or
@@ -131,7 +132,14 @@ function installNow(start: RegisterStart): void {
   if (!deno && !bun && mainThread()) workerThreads().setEnvironmentData(REGISTER_START_KEY, start);
 }
 
-const currentDirectory = (): string => (deno ? deno.cwd() : node().cwd());
+/** The working directory, or undefined when it was deleted: the runtime runs there, and so must the flag. */
+function currentDirectory(): string | undefined {
+  try {
+    return deno ? deno.cwd() : node().cwd();
+  } catch {
+    return undefined;
+  }
+}
 
 const strategyVariable = () => (deno ? deno.env.get(STRATEGY_VARIABLE) : node().env[STRATEGY_VARIABLE]) ?? '';
 
@@ -269,7 +277,7 @@ function check(): { start: RegisterStart; wait: boolean } {
   const cwd = currentDirectory();
   const variable = strategyVariable();
   const now = { cwd, variable };
-  if (!ownFile || (deno ? deno.build.os === 'windows' : node().platform === 'win32')) {
+  if (!ownFile || cwd === undefined || (deno ? deno.build.os === 'windows' : node().platform === 'win32')) {
     return { start: now, wait: false };
   }
   const project = projectRoot(cwd);

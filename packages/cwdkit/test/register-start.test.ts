@@ -143,4 +143,35 @@ if (isMainThread) {
       });
     },
   );
+
+  // Deno 2.9 refuses to start in a deleted directory by itself. The register by its file: a bare name resolves from
+  // the cwd, which is gone.
+  it.each([...nodes.map(([name, node]) => [name, node, '--import'] as const), ['bun', bun, '--preload'] as const])(
+    '%s: a program started in a deleted directory runs under the flag as it runs without it',
+    async (_name, command, flag) => {
+      const root = project({ strategy: 'sab-atomics' });
+      const app = writeFile(
+        path.join(root, 'app.cjs'),
+        `let cwd;
+try { cwd = process.cwd(); } catch (error) { cwd = error.code; }
+console.log(JSON.stringify({ ran: true, cwd }));
+`,
+      );
+      const register = path.join(root, 'node_modules/cwdkit/dist/register.mjs');
+      // Each starts in its own directory, removed by the shell before the runtime starts.
+      const inDeleted = (name: string, ...args: string[]) => {
+        fs.mkdirSync(path.join(root, name));
+        return run('sh', ['-c', 'cd "$0" && rmdir "$0" && exec "$@"', path.join(root, name), command, ...args], {
+          cwd: root,
+        });
+      };
+      const [plain, flagged] = await Promise.all([
+        inDeleted('gone', app),
+        inDeleted('gone-too', flag, command === bun ? register : `file://${register}`, app),
+      ]);
+      expect(plain).toMatchObject({ code: 0, stderr: '' });
+      expect(flagged.stderr).toBe('');
+      expect(parse(flagged.stdout)).toEqual(parse(plain.stdout));
+    },
+  );
 });
