@@ -74,4 +74,36 @@ else if (isMainThread) {
       );
     },
   );
+
+  it.each(nodes)('%s: an eval worker runs no --import, as the README says', async (_name, node) => {
+    const root = project();
+    const index = path.join(root, 'node_modules/cwdkit/dist/index.cjs');
+    writeFile(
+      path.join(root, 'app.mjs'),
+      `import { Worker } from 'node:worker_threads';
+const code = "require('node:worker_threads').parentPort.postMessage(String(require(" + ${JSON.stringify(JSON.stringify(index))} + ").installed()))";
+const worker = new Worker(code, { eval: true });
+worker.once('message', (inEval) => console.log(JSON.stringify({ inEval })));
+`,
+    );
+    const result = await run(node, ['--import', 'cwdkit/register', 'app.mjs'], { cwd: root });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ inEval: 'undefined' });
+    expect(readme).toMatch(/A worker\s+with `eval: true` runs no `--import`/);
+  });
+
+  // Each name, through the flag: the code it stops with, and what the README's row of that code says of it.
+  it.each([
+    ['nope', 'ERR_CWDKIT_STRATEGY_NOT_INSTALLED', 'a well-formed name that no installed package declares'],
+    ['nativ', 'ERR_CWDKIT_UNKNOWN_STRATEGY', 'a near miss of a known one'],
+    ['Sab_Atomics', 'ERR_CWDKIT_UNKNOWN_STRATEGY', 'a name that is not a strategy name'],
+  ])('CWDKIT_STRATEGY=%s stops with %s, as the error table says', async (name, code, says) => {
+    const result = await run(nodes[0][1], ['--import', 'cwdkit/register', '-e', '0'], {
+      cwd: project(),
+      env: { CWDKIT_STRATEGY: name },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`[${code}]`);
+    expect(row(code)).toContain(says);
+  });
 });
