@@ -22,7 +22,7 @@ const runtimes = [
 ];
 
 /** A fresh project with cwdkit and the real sab-atomics and naive installed. */
-function project(config: object): string {
+function project(config: object | undefined): string {
   const root = scratchDir('cwdkit-register-start-');
   copyPackage(root);
   for (const name of ['sab-atomics', 'naive']) {
@@ -38,7 +38,7 @@ function project(config: object): string {
     type: 'module',
     dependencies: { cwdkit: '0.0.0', '@cwdkit/sab-atomics': '0.0.0', '@cwdkit/naive': '0.0.0' },
   });
-  writeFile(path.join(root, 'cwdkit.config.json'), config);
+  if (config !== undefined) writeFile(path.join(root, 'cwdkit.config.json'), config);
   return root;
 }
 
@@ -66,6 +66,28 @@ console.log(JSON.stringify({ installed: installed() ?? null, cwd: proc.cwd() }))
       const result = await run(command, args('app.mjs'), { cwd: root });
       expect(result.stderr).toBe('');
       expect(parse(result.stdout)).toEqual({ installed: 'sab-atomics', cwd: path.join(root, 'other') });
+    },
+  );
+
+  // No config at start: the default list, whatever is written before the first chdir. Not on Bun, whose check cannot
+  // tell no file from a dangling symlink (Bun.file): there the load looks again, as it did.
+  it.each(runtimes.filter(([name]) => name !== 'bun'))(
+    '%s: a config written after a start without one does not change what the first chdir installs',
+    async (_name, command, args) => {
+      const root = project(undefined);
+      writeFile(path.join(root, 'sub/.keep'), '');
+      writeFile(
+        path.join(root, 'app.mjs'),
+        `import fs from 'node:fs';
+fs.writeFileSync('cwdkit.config.json', '{"strategy":"nativ"}');
+process.chdir('sub');
+const { installed } = await import('cwdkit');
+console.log(JSON.stringify({ installed: installed() ?? null }));
+`,
+      );
+      const result = await run(command, args('app.mjs'), { cwd: root });
+      expect(result.stderr).toBe('');
+      expect(parse(result.stdout)).toEqual({ installed: 'sab-atomics' });
     },
   );
 
