@@ -30,3 +30,22 @@ export const PENDING_REGISTER = Symbol.for('cwdkit.register.pending');
 export function loadPendingRegister(): void {
   (globalThis as { [PENDING_REGISTER]?: () => void })[PENDING_REGISTER]?.();
 }
+
+/**
+ * What the flag read at start (register.ts), so that the selection it runs later, and the process's Node workers,
+ * select from there and not from wherever the process has moved since: the process's own selection.
+ */
+export interface RegisterStart {
+  /** The working directory at start; undefined when it was gone (then only cwdkit's own folders are searched). */
+  readonly cwd: string | undefined;
+  /** CWDKIT_STRATEGY at start ('' for unset). */
+  readonly variable: string;
+  /** The config file the check found (for package.json, its "cwdkit" key), null for none; undefined: search cwd. */
+  readonly config?: { readonly file: string; readonly value: unknown } | null;
+}
+
+/** Where the register puts its RegisterStart while its own selection runs: select.ts then plans from it. */
+export const REGISTER_START = Symbol.for('cwdkit.register.start');
+
+/** The worker_threads environmentData key under which a Node main thread hands its RegisterStart to its workers. */
+export const REGISTER_START_KEY = 'cwdkit:register.start.v1';

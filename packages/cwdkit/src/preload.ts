@@ -1,4 +1,5 @@
-// What both preloads (register.ts, register-deno.ts) do when the selection fails: one line, exit code 1.
+// What the flag (register.ts) does when the main thread's selection fails at start: one line, exit code 1. A worker's
+// failure is thrown instead, so that its app gets the Worker's 'error' event.
 
 const firstLine = (text: string) => (text.split('\n')[0] ?? '').trim();
 

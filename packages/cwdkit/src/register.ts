@@ -22,11 +22,29 @@
 //
 // If the deferred load fails (a package is present but does not load, e.g. native's addon, and nothing after it in
 // the list does), the call that triggered it throws the selection's coded error, and so does every later stub call
-// and installed(): never the runtime's answer under a strategy that was asked for and is missing.
+// and installed(): never the runtime's answer under a strategy that was asked for and is missing. A Node worker's
+// failure is thrown as well (its app gets the Worker's 'error' event with the coded error): only the main thread's
+// start stops the program. A start in a deleted directory, where the runtime runs, must run too: it selects at once,
+// without a cwd (the variable, else the default list, from cwdkit's own folders), as createCwdProvider() does there.
+//
+// The process selects once, from its start: the deferred load selects from the directory and the configuration the
+// check read at start (select.ts plans from REGISTER_START while it runs), not from wherever the process is by then or
+// from a file edited since. A Node worker is a thread of the process: once the main thread has selected (at start, or
+// at the deferred load), it hands that start to later workers through worker_threads' environmentData; a worker
+// started before that finds none and searches from the process's cwd, which has not moved yet (moving it loads).
 //
 // One source for every runtime: dist/register.mjs (Node's --import, Bun, and Deno through the "deno" condition) and
 // dist/register.cjs (--require).
-import { CONFIG_FILES, DEFAULT_STRATEGIES, MAX_FILE_BYTES, PENDING_REGISTER, STRATEGY_VARIABLE } from './defaults.js';
+import {
+  CONFIG_FILES,
+  DEFAULT_STRATEGIES,
+  MAX_FILE_BYTES,
+  PENDING_REGISTER,
+  REGISTER_START,
+  REGISTER_START_KEY,
+  type RegisterStart,
+  STRATEGY_VARIABLE,
+} from './defaults.js';
 import { stop } from './preload.js';
 
 type Fn = (...args: never[]) => unknown;
@@ -89,11 +107,41 @@ function cwdkit(): typeof import('./index.js') {
   return createRequire(file)(file) as typeof import('./index.js');
 }
 
-/** Selects and installs now, as the flag always did at start (there a failure stops the program with one line). */
-function installNow(): void {
-  const { createCwdProviderSync, install, installed } = cwdkit();
-  if (installed() === undefined) install(createCwdProviderSync());
+interface WorkerThreads {
+  isMainThread: boolean;
+  getEnvironmentData(key: string): unknown;
+  setEnvironmentData(key: string, value: unknown): void;
 }
+const workerThreads = () => builtin<WorkerThreads>('node:worker_threads');
+
+/**
+ * Selects from `start` and installs now, as the flag always did at start (there a failure stops the program with one
+ * line). A Node main thread then hands `start` to the workers it starts from now on: they are threads of this
+ * process and select what it selected, wherever its cwd is by then.
+ */
+function installNow(start: RegisterStart): void {
+  const { createCwdProviderSync, install, installed } = cwdkit();
+  if (installed() !== undefined) return;
+  const slots = globalThis as unknown as Record<symbol, unknown>;
+  slots[REGISTER_START] = start;
+  try {
+    install(createCwdProviderSync());
+  } finally {
+    slots[REGISTER_START] = undefined;
+  }
+  if (!deno && !bun && mainThread()) workerThreads().setEnvironmentData(REGISTER_START_KEY, start);
+}
+
+/** The working directory, or undefined when it was deleted: the runtime runs there, and so must the flag. */
+function currentDirectory(): string | undefined {
+  try {
+    return deno ? deno.cwd() : node().cwd();
+  } catch {
+    return undefined;
+  }
+}
+
+const strategyVariable = () => (deno ? deno.env.get(STRATEGY_VARIABLE) : node().env[STRATEGY_VARIABLE]) ?? '';
 
 // ---- the cheap check: the published names the configuration lists, or undefined (then the selection decides) ----
 
@@ -153,14 +201,23 @@ function publishedNames(value: unknown): readonly string[] | undefined {
 
 const FALLBACK = Symbol('select at start');
 
+interface Checked {
+  readonly names: readonly string[];
+  /** As RegisterStart's: the file found and its value, null for none, undefined when the variable chose. */
+  readonly config: RegisterStart['config'];
+}
+
 /** What the configuration names, as config.ts's findConfig and select.ts's plan read it, if it is that simple. */
-function configuredNames(cwd: string, root: string): readonly string[] | typeof FALLBACK {
-  const variable = (deno ? deno.env.get(STRATEGY_VARIABLE) : node().env[STRATEGY_VARIABLE]) ?? '';
+function configuredNames(cwd: string, root: string, variable: string): Checked | typeof FALLBACK {
   const entries = variable
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry.length > 0);
-  if (entries.length > 0) return entries.every((name) => DEFAULT_STRATEGIES.includes(name)) ? entries : FALLBACK;
+  if (entries.length > 0) {
+    return entries.every((name) => DEFAULT_STRATEGIES.includes(name))
+      ? { names: entries, config: undefined }
+      : FALLBACK;
+  }
   for (let dir = cwd; ; dir = parent(dir)) {
     for (const name of CONFIG_FILES) {
       const file = join(dir, name);
@@ -179,9 +236,11 @@ function configuredNames(cwd: string, root: string): readonly string[] | typeof 
         value = (value as { cwdkit?: unknown } | null)?.cwdkit;
         if (value === undefined) continue;
       }
-      return publishedNames(value) ?? FALLBACK;
+      const names = publishedNames(value);
+      return names ? { names, config: { file, value } } : FALLBACK;
     }
-    if (dir === root || parent(dir) === dir) return DEFAULT_STRATEGIES;
+    // None found; on Bun not proven (Bun.file cannot tell a dangling symlink from no file): the load looks again.
+    if (dir === root || parent(dir) === dir) return { names: DEFAULT_STRATEGIES, config: bun ? undefined : null };
   }
 }
 
@@ -210,13 +269,27 @@ function oneInstalled(names: readonly string[], project: string | undefined): bo
   return names.some((name) => folders.some((folder) => exists(join(folder, `@cwdkit/${name}/package.json`))));
 }
 
-/** Whether the start-up can wait: a plain configuration of published names, one of them installed. */
-function canWait(): boolean {
-  if (!ownFile || (deno ? deno.build.os === 'windows' : node().platform === 'win32')) return false;
-  const cwd = deno ? deno.cwd() : node().cwd();
+/**
+ * What the main thread's start read, and whether the install can wait: a plain configuration of published names, one
+ * of them installed. What waits then selects from what was read here, not from the configuration as it is by then.
+ */
+function check(): { start: RegisterStart; wait: boolean } {
+  const cwd = currentDirectory();
+  const variable = strategyVariable();
+  const now = { cwd, variable };
+  if (!ownFile || cwd === undefined || (deno ? deno.build.os === 'windows' : node().platform === 'win32')) {
+    return { start: now, wait: false };
+  }
   const project = projectRoot(cwd);
-  const names = configuredNames(cwd, project ?? cwd);
-  return names !== FALLBACK && oneInstalled(names, project);
+  const checked = configuredNames(cwd, project ?? cwd, variable);
+  if (checked === FALLBACK || !oneInstalled(checked.names, project)) return { start: now, wait: false };
+  return { start: { cwd, variable, config: checked.config }, wait: true };
+}
+
+/** A Node worker's start: its process's, handed down by the thread that started it, else (none loaded yet) its own. */
+function workerStart(): RegisterStart {
+  const handed = deno || bun ? undefined : workerThreads().getEnvironmentData(REGISTER_START_KEY);
+  return (handed as RegisterStart | undefined) ?? { cwd: currentDirectory(), variable: strategyVariable() };
 }
 
 // ---- the wait ----
@@ -240,7 +313,7 @@ interface Stub {
 }
 
 /** Defers the install to the first use: the main thread's chdir becomes the stub that loads. */
-function wait(): void {
+function wait(start: RegisterStart): void {
   // The runtime's own functions, for core (its threadState 'originals'): core loads after the stubs are in place, and
   // after any library that wrapped one of them, and must still call the runtime's own (a wrapper calls the stub).
   const slots = globalThis as unknown as Record<symbol, unknown>;
@@ -269,7 +342,7 @@ function wait(): void {
     const wrappers = stubs.map(({ owner, key }) => owner[key]);
     for (const { owner, key, descriptor } of stubs) Object.defineProperty(owner, key, descriptor);
     try {
-      installNow();
+      installNow(start);
     } catch (error) {
       failure = error;
       stubs.forEach(({ owner, key, descriptor }, index) => {
@@ -347,9 +420,15 @@ try {
   if (loaded?.installed === undefined) {
     // A Node worker (Bun and Deno run no preload in workers) installs at its start, as before: the flag's
     // start-up cost is the process's, and what is installed in a worker is then there before its code runs.
-    if (mainThread() && canWait()) wait();
-    else installNow();
+    if (mainThread()) {
+      const { start, wait: deferred } = check();
+      if (deferred) wait(start);
+      else installNow(start);
+    } else installNow(workerStart());
   }
 } catch (error) {
+  // A worker's failure reaches the app as the Worker's 'error' event with the coded error; exiting here would kill
+  // the worker with a bare exit code 1 (Node runs the preload inside the worker's thread).
+  if (!mainThread()) throw error;
   stop(error);
 }

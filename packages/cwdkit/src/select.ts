@@ -12,7 +12,7 @@ import {
   type StrategyDefinition,
 } from '@cwdkit/core';
 import { type CwdkitConfig, findConfig } from './config.js';
-import { DEFAULT_STRATEGIES, STRATEGY_VARIABLE } from './defaults.js';
+import { DEFAULT_STRATEGIES, REGISTER_START, type RegisterStart, STRATEGY_VARIABLE } from './defaults.js';
 import { exists, projectRoot } from './files.js';
 import {
   type DeclaredStrategy,
@@ -182,8 +182,8 @@ function fromArgument(
   return { requests, options, source, base: cwd, folders: strategyFolders(ownPackage, project) };
 }
 
-function fromEnvironment(project: string | undefined): Plan | undefined {
-  const value = process.env[STRATEGY_VARIABLE] ?? '';
+function fromEnvironment(project: string | undefined, start: RegisterStart | undefined): Plan | undefined {
+  const value = start ? start.variable : (process.env[STRATEGY_VARIABLE] ?? '');
   const requests = value
     .split(',')
     .map((entry) => entry.trim())
@@ -210,9 +210,10 @@ function fromEnvironment(project: string | undefined): Plan | undefined {
   };
 }
 
-function fromConfigFile(cwd: string | undefined): Plan | undefined {
+function fromConfigFile(cwd: string | undefined, start: RegisterStart | undefined): Plan | undefined {
   if (cwd === undefined) return undefined;
-  const found = findConfig(cwd);
+  // What the flag's check read at start, when it read one: the same content, not the file as it is now.
+  const found = start?.config !== undefined ? (start.config ?? undefined) : findConfig(cwd);
   if (found === undefined) return undefined;
   const { file } = found;
   // In package.json the config sits under the "cwdkit" key: name keys the way the user sees them.
@@ -242,12 +243,14 @@ function fromConfigFile(cwd: string | undefined): Plan | undefined {
 }
 
 function plan(config: unknown, caller: string): Plan {
-  const cwd = currentDirectory();
+  // The flag's own selection (register.ts) plans from where the process started, not from where it is now.
+  const start = config === undefined ? (globalThis as { [REGISTER_START]?: RegisterStart })[REGISTER_START] : undefined;
+  const cwd = start ? start.cwd : currentDirectory();
   const project = cwd === undefined ? undefined : projectRoot(cwd);
   return (
     fromArgument(config, caller, cwd, project) ??
-    fromEnvironment(project) ??
-    fromConfigFile(cwd) ?? {
+    fromEnvironment(project, start) ??
+    fromConfigFile(cwd, start) ?? {
       requests: DEFAULT_STRATEGIES,
       options: undefined,
       source: { kind: 'default' },
