@@ -45,7 +45,7 @@ function preloadAdvice(): string {
     return `deno run --preload npm:cwdkit/register, or --preload ${file} from a file: or tarball install`;
   }
   if (runtime === 'bun') return 'bun --preload cwdkit/register';
-  return 'node --import cwdkit/register, or NODE_OPTIONS="$(npx cwdkit flag)" for child processes too';
+  return 'node "$(npx cwdkit flag)" app.js (its workers too, wherever the app chdirs), or NODE_OPTIONS="$(npx cwdkit flag)" for child processes too';
 }
 
 function version(): string {

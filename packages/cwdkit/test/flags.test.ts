@@ -133,7 +133,7 @@ describe('`cwdkit which` advice', () => {
     const plain = await run(node, [cli(), 'which'], { cwd: app });
     expect(plain.stderr).toBe('');
     expect(plain.stdout).toContain(
-      'installed     nothing (to install it: node --import cwdkit/register, or NODE_OPTIONS="$(npx cwdkit flag)" for child processes too)\n',
+      'installed     nothing (to install it: node "$(npx cwdkit flag)" app.js (its workers too, wherever the app chdirs), or NODE_OPTIONS="$(npx cwdkit flag)" for child processes too)\n',
     );
     for (const flag of ['--import=cwdkit/register', `--import=${pathToFileURL(registerFile()).href}`]) {
       const under = await run(node, [cli(), 'which'], { cwd: app, env: { NODE_OPTIONS: flag } });

@@ -128,7 +128,7 @@ console.log(require.resolve('cwdkit'), createCwdProviderSync().strategy, createC
           'options       {"x":1}',
           'skipped       sab-atomics: The cwdkit strategy "sab-atomics" is not installed: npm install @cwdkit/sab-atomics',
           'capabilities  workerCoherent: false, chdirFromWorker: false, externalChange: immediate',
-          'installed     nothing (to install it: node --import cwdkit/register, or NODE_OPTIONS="$(npx cwdkit flag)" for child processes too)',
+          'installed     nothing (to install it: node "$(npx cwdkit flag)" app.js (its workers too, wherever the app chdirs), or NODE_OPTIONS="$(npx cwdkit flag)" for child processes too)',
           '',
         ].join('\n'),
       );
