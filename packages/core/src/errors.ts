@@ -33,12 +33,33 @@ export function codedError<E extends Error>(error: E, code: CwdkitErrorCode): E 
   return Object.assign(error, { code });
 }
 
+/**
+ * What was received, worded as Node's own argument errors word it (determineSpecificType in lib/internal/errors.js,
+ * the same on Node 20 to 26), so that a chdir refused by cwdkit reads as the runtime's.
+ */
 function describe(value: unknown): string {
   if (value === null) return 'null';
-  if (typeof value === 'string') return `type string (${JSON.stringify(value)})`;
-  if (typeof value === 'object' || typeof value === 'function')
-    return `an instance of ${value.constructor?.name ?? 'Object'}`;
-  return `type ${typeof value} (${String(value)})`;
+  if (value === undefined) return 'undefined';
+  switch (typeof value) {
+    case 'bigint':
+      return `type bigint (${value}n)`;
+    case 'number':
+      return `type number (${Object.is(value, -0) ? '-0' : String(value)})`;
+    case 'function':
+      return `function ${value.name}`;
+    case 'object': {
+      const { constructor } = value as { constructor?: unknown };
+      if (
+        (typeof constructor === 'function' || (typeof constructor === 'object' && constructor)) &&
+        'name' in constructor
+      ) {
+        return `an instance of ${String(constructor.name)}`;
+      }
+      return builtin<typeof import('node:util')>('node:util').inspect(value, { depth: -1 });
+    }
+    default:
+      return `type ${typeof value} (${String(value)})`; // boolean, symbol (a string is no error)
+  }
 }
 
 /** The argument checks every chdir() makes before it touches anything. */

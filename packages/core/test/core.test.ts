@@ -77,6 +77,46 @@ describe('checkDirectory', () => {
       expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', name: 'TypeError' }),
     );
   });
+  // Worded as the runtime's own: every kind of value Node's determineSpecificType tells apart, against process.chdir.
+  const received = (call: () => void) => {
+    try {
+      call();
+    } catch (error) {
+      return [(error as { code?: string }).code, (error as Error).message];
+    }
+    return ['no error'];
+  };
+  class Foo {}
+  it.each([
+    undefined,
+    null,
+    1n,
+    0,
+    -0,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    1.5,
+    true,
+    false,
+    Symbol('s'),
+    function named() {},
+    () => {},
+    class K {},
+    {},
+    Object.create(null),
+    Object.assign(Object.create(null), { a: 1 }),
+    { constructor: {} },
+    [],
+    new Map(),
+    new Foo(),
+    Buffer.from('/tmp'),
+    new URL('file:///tmp'),
+  ])('words %s as process.chdir does', (value) => {
+    const runtime = received(() => process.chdir(value as string));
+    expect(runtime[0]).toBe('ERR_INVALID_ARG_TYPE');
+    expect(received(() => checkDirectory(value))).toEqual(runtime);
+  });
   it('refuses a NUL byte with ERR_INVALID_ARG_VALUE', () => {
     expect(() => checkDirectory('/tmp\0/etc')).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_VALUE' }));
   });
