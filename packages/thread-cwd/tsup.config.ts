@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/setup.ts'],
+  entry: ['src/index.ts', 'src/setup.ts', 'src/start.ts'],
   format: ['esm', 'cjs'],
   // One copy of the strategy shared by both entries in each format (CommonJS included), not one bundled into each.
   splitting: true,
