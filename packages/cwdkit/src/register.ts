@@ -98,15 +98,15 @@ const ownFile =
 const parent = (path: string) => path.slice(0, Math.max(path.lastIndexOf('/'), 0)) || '/';
 const join = (dir: string, name: string) => (dir.endsWith('/') ? dir + name : `${dir}/${name}`);
 
-/** cwdkit's full build, beside this file, loaded synchronously (the stubs answer synchronously). */
-function cwdkit(): typeof import('./index.js') {
-  const file = join(parent(decodeURIComponent(ownFile)), 'index.cjs');
-  if (typeof module === 'object' && typeof module?.require === 'function') {
-    return module.require(file) as typeof import('./index.js');
-  }
+/** A CommonJS file by its absolute path, loaded synchronously (the stubs answer synchronously). */
+function requireFile(file: string): unknown {
+  if (typeof module === 'object' && typeof module?.require === 'function') return module.require(file);
   const { createRequire } = builtin<{ createRequire(from: string): (id: string) => unknown }>('node:module');
-  return createRequire(file)(file) as typeof import('./index.js');
+  return createRequire(file)(file);
 }
+
+/** cwdkit's full build, beside this file. */
+const cwdkit = () => requireFile(join(parent(decodeURIComponent(ownFile)), 'index.cjs')) as typeof import('./index.js');
 
 interface WorkerThreads {
   isMainThread: boolean;
@@ -289,11 +289,20 @@ interface StartModule {
 
 /**
  * Loads a start module and runs its `start()`: its undo, for a deferred load that installs another strategy or fails.
- * Throws when it cannot be found or loaded (bundled, a package without it): the caller then selects at start.
+ * Its file is the `require` condition of the subpath its package exports, read here: Node's own resolution of a
+ * package's exports costs ~1 ms the first time. Throws when it cannot be found or loaded (a package without it, one
+ * not small and regular JSON): the caller then selects at start.
  */
 function runStart({ id, folder }: StartModule): () => void {
-  const { createRequire } = builtin<{ createRequire(from: string): (id: string) => unknown }>('node:module');
-  const loaded = createRequire(join(folder, 'noop.js'))(id) as { start?: unknown };
+  const at = id.indexOf('/', id.indexOf('/') + 1); // '@scope/name/sub' → '@scope/name', './sub'
+  const home = join(folder, id.slice(0, at));
+  const manifest = join(home, 'package.json');
+  const text = readSmall(manifest, look(manifest));
+  const exported = text && (JSON.parse(text) as { exports?: Record<string, unknown> }).exports?.[`.${id.slice(at)}`];
+  const target = (exported as { require?: unknown } | undefined)?.require;
+  const relative = typeof target === 'string' ? target : (target as { default?: unknown } | undefined)?.default;
+  if (typeof relative !== 'string' || !relative.startsWith('./')) throw new Error(`${id} is not exported`);
+  const loaded = requireFile(join(home, relative.slice(2))) as { start?: unknown };
   if (typeof loaded?.start !== 'function') throw new Error(`${id} has no start()`);
   const undo = (loaded.start as () => unknown)();
   return typeof undo === 'function' ? (undo as () => void) : () => {};

@@ -6,13 +6,13 @@
 // loading node:worker_threads and nothing else; install() later adopts this cover instead of covering twice, and its
 // uninstall() puts the original Worker back. Bun and Deno workers run no preload, and elsewhere than Linux thread-cwd
 // is process-scoped: there is nothing to do at start.
-import workerThreads from 'node:worker_threads';
+import { isMainThread } from 'node:worker_threads';
 import { coverAtStart } from './worker-class.js';
 
 /** Puts the start cover in place (once per process) and returns its undo (a no-op once install() has adopted it). */
 export function start(): () => void {
   const globals = globalThis as { Bun?: unknown; Deno?: unknown };
   if (globals.Bun !== undefined || globals.Deno !== undefined || process.platform !== 'linux') return () => {};
-  if (!workerThreads.isMainThread) return () => {}; // a worker installs thread-cwd whole, at its own start
+  if (!isMainThread) return () => {}; // a worker installs thread-cwd whole, at its own start
   return coverAtStart();
 }

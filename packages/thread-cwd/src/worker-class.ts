@@ -3,7 +3,7 @@
 // that a worker started before the deferred load starts installed; every other thread gets it through workers.ts.
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import workerThreads from 'node:worker_threads';
+import workerThreads, { setEnvironmentData } from 'node:worker_threads';
 
 declare const module: { filename?: unknown } | undefined;
 
@@ -27,12 +27,19 @@ function ownFolder(): string | undefined {
 /**
  * The setup entry, by `--require`, first: Node runs `--import` preloads for a worker from a file but not for an `eval`
  * one, and `--require` ones first, in order (so cwdkit's register, inherited beside it, finds thread-cwd installed).
- * Undefined when thread-cwd was bundled: there is no setup.cjs beside it.
+ * Undefined when thread-cwd was bundled: there is no setup.cjs beside it. Looked for at the first new Worker, not at
+ * start (~0.2 ms of the flag's start-up).
  */
-const folder = ownFolder();
-const setupFile = ((file) => (file && existsSync(file) ? file : undefined))(
-  folder && fileURLToPath(new URL('setup.cjs', folder)),
-); // a bundle's own folder has no setup.cjs: import.meta.url and module.filename then name the bundle
+let setup: { file: string | undefined } | undefined;
+function setupFile(): string | undefined {
+  if (setup === undefined) {
+    const folder = ownFolder();
+    const file = folder && fileURLToPath(new URL('setup.cjs', folder));
+    // a bundle's own folder has no setup.cjs: import.meta.url and module.filename then name the bundle
+    setup = { file: file && existsSync(file) ? file : undefined };
+  }
+  return setup.file;
+}
 let warnedBundled = false;
 const setupEntry = /thread-cwd[\\/](dist[\\/])?setup/;
 const registerEntry = /cwdkit[\\/](dist[\\/])?register/;
@@ -65,7 +72,8 @@ function withSetup(options: unknown): unknown {
   // Not an array: the Worker constructor's own ERR_INVALID_ARG_TYPE, from the options as they were given.
   if (!Array.isArray(execArgv) || preloadsSetup(execArgv)) return options;
   if (own !== undefined && callerRegisters(execArgv, Boolean(given?.eval))) return options;
-  if (setupFile === undefined) {
+  const file = setupFile();
+  if (file === undefined) {
     if (!warnedBundled) {
       warnedBundled = true;
       process.emitWarning(
@@ -76,7 +84,7 @@ function withSetup(options: unknown): unknown {
     }
     return options;
   }
-  return { ...given, execArgv: [addedEntry(setupFile), ...execArgv] };
+  return { ...given, execArgv: [addedEntry(file), ...execArgv] };
 }
 
 /** The entry given to a new worker's execArgv, marked for it (startedWithSetup) while the covered Worker constructs. */
@@ -100,12 +108,13 @@ export function coveredWorker(Worker: Construct, around?: Around): Construct {
       let added: string | undefined;
       try {
         const options = withSetup(args[1]);
-        added = options !== args[1] && setupFile !== undefined ? addedEntry(setupFile) : undefined;
-        if (added) workerThreads.setEnvironmentData(ADDED, added);
+        const file = options !== args[1] ? setupFile() : undefined;
+        added = file === undefined ? undefined : addedEntry(file);
+        if (added) setEnvironmentData(ADDED, added);
         worker = Reflect.construct(target, [args[0], options, ...args.slice(2)], newTarget);
         return worker as object;
       } finally {
-        if (added) workerThreads.setEnvironmentData(ADDED, undefined);
+        if (added) setEnvironmentData(ADDED, undefined);
         after?.(worker);
       }
     },
