@@ -3,7 +3,7 @@
 // that a worker started before the deferred load starts installed; every other thread gets it through workers.ts.
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import workerThreads, { setEnvironmentData } from 'node:worker_threads';
+import { setEnvironmentData } from 'node:worker_threads';
 
 declare const module: { filename?: unknown } | undefined;
 
@@ -127,6 +127,12 @@ interface StartCover {
 }
 const START_COVER = Symbol.for('cwdkit.thread-cwd.start-cover.v1');
 const slots = globalThis as unknown as Record<symbol, StartCover | undefined>;
+/**
+ * node:worker_threads itself, to replace its Worker. Not a default import: in the CommonJS build that copies every
+ * property descriptor of the module (esbuild's __toESM), and on Node 26 that loads its lazy `locks` at start.
+ */
+const threads = () =>
+  process.getBuiltinModule('node:worker_threads') as unknown as { Worker: unknown; isMainThread: boolean };
 
 /**
  * Covers the main thread's `Worker` now, once per process (a second call finds it in place), and returns its undo, a
@@ -135,7 +141,7 @@ const slots = globalThis as unknown as Record<symbol, StartCover | undefined>;
 export function coverAtStart(): () => void {
   let cover = slots[START_COVER];
   if (cover === undefined) {
-    const slot = workerThreads as unknown as { Worker: unknown };
+    const slot = threads();
     const original = slot.Worker;
     const covered = coveredWorker(original as Construct);
     slot.Worker = covered;
@@ -158,6 +164,6 @@ export function adoptStartCover(): (() => void) | undefined {
   if (cover === undefined) return undefined;
   slots[START_COVER] = undefined;
   return () => {
-    (workerThreads as { Worker: unknown }).Worker = cover.original;
+    threads().Worker = cover.original;
   };
 }
