@@ -5,8 +5,8 @@
 // cost Bun ~2 and ~1 ms, `process` costs Deno ~9 ms).
 //
 // At start it reads the configuration (CWDKIT_STRATEGY, then the nearest cwdkit.config.json, .cwdkitrc.json or the
-// "cwdkit" key of package.json) and proves it valid cheaply when it is a plain list of published strategy names (none
-// of which has an install() hook), one of which is installed. Then it waits. Until the first chdir nothing needs a
+// "cwdkit" key of package.json) and proves it valid cheaply when it is a plain list of published strategy names, one
+// of which is installed. Then it waits. Until the first chdir nothing needs a
 // strategy: with nothing installed, process.cwd() and path.resolve are the runtime's own, right on the main thread;
 // a worker started before the first chdir finds no shared memory, and a strategy created or installed there is cold
 // (correct, and its capabilities say `cold`). So the one stub is process.chdir (on Deno: Deno.chdir, and process.chdir
@@ -15,10 +15,19 @@
 // createCwdProviderSync() chooses, and forwards. A stub someone kept, or wrapped (as
 // Node's own worker_threads wraps process.chdir), forwards to what is installed by then.
 //
+// A published strategy whose install() puts in place what must be there from the start has a start module
+// (defaults.ts START_MODULES; thread-cwd's covers new Workers, so that one started before the first use starts
+// installed). When the first installed name has one, a Node main thread loads that module at start, runs its
+// start(), and waits as for the others; the strategy's install() adopts what it put in place, and if the deferred load
+// installs another strategy (that one failed to load), its undo runs. Bun and Deno need no start module (their
+// workers run no preload): they just wait. A start module that cannot be found or loaded, or a name with one after
+// the first installed name (it would be chosen only when that one fails to load, too late for its start), selects at
+// start.
+//
 // Everything else is selected and installed at start, as before: options, a module path, a strategy of another
-// package (thread-cwd's install() patches fs, which must happen before the app captures fs functions), or anything
-// the cheap check cannot prove (then the selection's own error stops the program with one line, exit code 1). So is
-// every Node worker (Bun and Deno run no preload in workers): the start-up this file saves is the process's.
+// package, or anything the cheap check cannot prove (then the selection's own error stops the program with one line,
+// exit code 1). So is every Node worker (Bun and Deno run no preload in workers): the start-up this file saves is the
+// process's (a worker's thread-cwd must cover fs before its app captures fs functions).
 //
 // If the deferred load fails (a package is present but does not load, e.g. native's addon, and nothing after it in
 // the list does), the call that triggered it throws the selection's coded error, and so does every later stub call
@@ -294,13 +303,14 @@ interface StartModule {
  * not small and regular JSON): the caller then selects at start.
  */
 function runStart({ id, folder }: StartModule): () => void {
-  const at = id.indexOf('/', id.indexOf('/') + 1); // '@scope/name/sub' → '@scope/name', './sub'
+  const at = id.indexOf('/', id.startsWith('@') ? id.indexOf('/') + 1 : 0); // '@scope/name/sub': '@scope/name', './sub'
   const home = join(folder, id.slice(0, at));
   const manifest = join(home, 'package.json');
   const text = readSmall(manifest, look(manifest));
   const exported = text && (JSON.parse(text) as { exports?: Record<string, unknown> }).exports?.[`.${id.slice(at)}`];
-  const target = (exported as { require?: unknown } | undefined)?.require;
-  const relative = typeof target === 'string' ? target : (target as { default?: unknown } | undefined)?.default;
+  const pick = (value: unknown, key: string) =>
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : value;
+  const relative = pick(pick(exported, 'require') ?? pick(exported, 'default'), 'default');
   if (typeof relative !== 'string' || !relative.startsWith('./')) throw new Error(`${id} is not exported`);
   const loaded = requireFile(join(home, relative.slice(2))) as { start?: unknown };
   if (typeof loaded?.start !== 'function') throw new Error(`${id} has no start()`);
