@@ -131,12 +131,12 @@ const slots = globalThis as unknown as Record<symbol, StartCover | undefined>;
  * node:worker_threads itself, to replace its Worker. Not a default import: in the CommonJS build that copies every
  * property descriptor of the module (esbuild's __toESM), and on Node 26 that loads its lazy `locks` at start.
  */
-const threads = () =>
-  process.getBuiltinModule('node:worker_threads') as unknown as { Worker: unknown; isMainThread: boolean };
+const threads = () => process.getBuiltinModule('node:worker_threads') as unknown as { Worker: unknown };
 
 /**
- * Covers the main thread's `Worker` now, once per process (a second call finds it in place), and returns its undo, a
- * no-op once install() has adopted the cover (the undo is then install()'s).
+ * Covers the main thread's `Worker` now (a second call before install() adopts it finds it in place: cwdkit/register
+ * calls it once per process), and returns its undo, a no-op once install() has adopted the cover (then install()'s
+ * uninstall() puts the original back).
  */
 export function coverAtStart(): () => void {
   let cover = slots[START_COVER];

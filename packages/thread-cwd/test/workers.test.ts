@@ -80,6 +80,11 @@ describe.skipIf(nodes.length === 0 || process.platform !== 'linux')(
             moved: { cwd: sub, read: 'sub', late: { ...real.child, installed: 'thread-cwd' } },
           });
           expectKinds(seen, root, real);
+          // Each early worker's chdir and relative read, held against a process really in sub.
+          for (const kind of ['file', 'execArgvEmpty', 'eval', 'envEmpty', 'shareEnv']) {
+            const { chdir, after } = seen[kind];
+            expect({ kind, chdir, after }).toEqual({ kind, chdir: real.cwd, after: real.read });
+          }
         },
       );
 
