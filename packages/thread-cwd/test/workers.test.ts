@@ -78,6 +78,9 @@ describe.skipIf(nodes.length === 0 || process.platform !== 'linux')(
             main: 'thread-cwd',
             sameCover: true,
             moved: { cwd: sub, read: 'sub', late: { ...real.child, installed: 'thread-cwd' } },
+            // A worker that never chdir'd follows the main thread's chdir (the deferred load) as a process's does.
+            followerBefore: { installed: 'thread-cwd', cwd: root, read: 'root' },
+            followerAfter: { installed: 'thread-cwd', cwd: real.cwd, read: real.read },
           });
           expectKinds(seen, root, real);
           // Each early worker's chdir and relative read, held against a process really in sub.
