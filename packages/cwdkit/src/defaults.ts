@@ -14,6 +14,15 @@ export const DEFAULT_STRATEGIES: readonly string[] = Object.freeze([
   'main-thread-cache',
 ]);
 
+/**
+ * Published strategies that the flag can wait for (register.ts) although their install() does something that must be
+ * there from the start: each names the module the flag loads at a Node main thread's start instead, which puts that
+ * in place (its `start()`, returning its undo) and is adopted by the strategy's install() at the deferred load.
+ */
+export const START_MODULES: Readonly<Record<string, string>> = Object.freeze({
+  'thread-cwd': '@cwdkit/thread-cwd/start',
+});
+
 /** The environment variable that chooses a strategy: a declared name, or several separated by commas. */
 export const STRATEGY_VARIABLE = 'CWDKIT_STRATEGY';
 

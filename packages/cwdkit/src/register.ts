@@ -5,8 +5,8 @@
 // cost Bun ~2 and ~1 ms, `process` costs Deno ~9 ms).
 //
 // At start it reads the configuration (CWDKIT_STRATEGY, then the nearest cwdkit.config.json, .cwdkitrc.json or the
-// "cwdkit" key of package.json) and proves it valid cheaply when it is a plain list of published strategy names (none
-// of which has an install() hook), one of which is installed. Then it waits. Until the first chdir nothing needs a
+// "cwdkit" key of package.json) and proves it valid cheaply when it is a plain list of published strategy names, one
+// of which is installed. Then it waits. Until the first chdir nothing needs a
 // strategy: with nothing installed, process.cwd() and path.resolve are the runtime's own, right on the main thread;
 // a worker started before the first chdir finds no shared memory, and a strategy created or installed there is cold
 // (correct, and its capabilities say `cold`). So the one stub is process.chdir (on Deno: Deno.chdir, and process.chdir
@@ -15,10 +15,19 @@
 // createCwdProviderSync() chooses, and forwards. A stub someone kept, or wrapped (as
 // Node's own worker_threads wraps process.chdir), forwards to what is installed by then.
 //
+// A published strategy whose install() puts in place what must be there from the start has a start module
+// (defaults.ts START_MODULES; thread-cwd's covers new Workers, so that one started before the first use starts
+// installed). When the first installed name has one, a Node main thread loads that module at start, runs its
+// start(), and waits as for the others; the strategy's install() adopts what it put in place, and if the deferred load
+// installs another strategy (that one failed to load), its undo runs. Bun and Deno need no start module (their
+// workers run no preload): they just wait. A start module that cannot be found or loaded, or a name with one after
+// the first installed name (it would be chosen only when that one fails to load, too late for its start), selects at
+// start.
+//
 // Everything else is selected and installed at start, as before: options, a module path, a strategy of another
-// package (thread-cwd's install() patches fs, which must happen before the app captures fs functions), or anything
-// the cheap check cannot prove (then the selection's own error stops the program with one line, exit code 1). So is
-// every Node worker (Bun and Deno run no preload in workers): the start-up this file saves is the process's.
+// package, or anything the cheap check cannot prove (then the selection's own error stops the program with one line,
+// exit code 1). So is every Node worker (Bun and Deno run no preload in workers): the start-up this file saves is the
+// process's (a worker's thread-cwd must cover fs before its app captures fs functions).
 //
 // If the deferred load fails (a package is present but does not load, e.g. native's addon, and nothing after it in
 // the list does), the call that triggered it throws the selection's coded error, and so does every later stub call
@@ -43,6 +52,7 @@ import {
   REGISTER_START,
   REGISTER_START_KEY,
   type RegisterStart,
+  START_MODULES,
   STRATEGY_VARIABLE,
 } from './defaults.js';
 import { stop } from './preload.js';
@@ -97,15 +107,15 @@ const ownFile =
 const parent = (path: string) => path.slice(0, Math.max(path.lastIndexOf('/'), 0)) || '/';
 const join = (dir: string, name: string) => (dir.endsWith('/') ? dir + name : `${dir}/${name}`);
 
-/** cwdkit's full build, beside this file, loaded synchronously (the stubs answer synchronously). */
-function cwdkit(): typeof import('./index.js') {
-  const file = join(parent(decodeURIComponent(ownFile)), 'index.cjs');
-  if (typeof module === 'object' && typeof module?.require === 'function') {
-    return module.require(file) as typeof import('./index.js');
-  }
+/** A CommonJS file by its absolute path, loaded synchronously (the stubs answer synchronously). */
+function requireFile(file: string): unknown {
+  if (typeof module === 'object' && typeof module?.require === 'function') return module.require(file);
   const { createRequire } = builtin<{ createRequire(from: string): (id: string) => unknown }>('node:module');
-  return createRequire(file)(file) as typeof import('./index.js');
+  return createRequire(file)(file);
 }
+
+/** cwdkit's full build, beside this file. */
+const cwdkit = () => requireFile(join(parent(decodeURIComponent(ownFile)), 'index.cjs')) as typeof import('./index.js');
 
 interface WorkerThreads {
   isMainThread: boolean;
@@ -188,6 +198,9 @@ function readSmall(file: string, found: Found): string | undefined {
   }
 }
 
+/** A published strategy the install can wait for: one of the default list, or one with a start module. */
+const waitable = (name: string) => DEFAULT_STRATEGIES.includes(name) || Object.hasOwn(START_MODULES, name);
+
 /** The names of `{"strategy": name | [names]}` when every one is a published strategy; undefined for anything else. */
 function publishedNames(value: unknown): readonly string[] | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
@@ -196,7 +209,7 @@ function publishedNames(value: unknown): readonly string[] | undefined {
   const { strategy } = value as { strategy: unknown };
   const names = typeof strategy === 'string' ? [strategy] : strategy;
   if (!Array.isArray(names) || names.length === 0) return undefined;
-  return names.every((name) => DEFAULT_STRATEGIES.includes(name)) ? names : undefined;
+  return names.every(waitable) ? names : undefined;
 }
 
 const FALLBACK = Symbol('select at start');
@@ -214,9 +227,7 @@ function configuredNames(cwd: string, root: string, variable: string): Checked |
     .map((entry) => entry.trim())
     .filter((entry) => entry.length > 0);
   if (entries.length > 0) {
-    return entries.every((name) => DEFAULT_STRATEGIES.includes(name))
-      ? { names: entries, config: undefined }
-      : FALLBACK;
+    return entries.every(waitable) ? { names: entries, config: undefined } : FALLBACK;
   }
   for (let dir = cwd; ; dir = parent(dir)) {
     for (const name of CONFIG_FILES) {
@@ -253,11 +264,15 @@ function projectRoot(start: string): string | undefined {
 }
 
 /**
- * Whether one of `names` has its package in a folder the selection searches (strategies.ts's strategyFolders: the
+ * The first of `names` that has its package in a folder the selection searches (strategies.ts's strategyFolders: the
  * project's node_modules, then those of cwdkit's own package up to the project it is installed in, or the root of
- * its source checkout). A package there may still declare another name or fail to load: the load says so.
+ * its source checkout), and that folder. A package there may still declare another name or fail to load: the load
+ * says so.
  */
-function oneInstalled(names: readonly string[], project: string | undefined): boolean {
+function firstInstalled(
+  names: readonly string[],
+  project: string | undefined,
+): { readonly name: string; readonly folder: string } | undefined {
   const own = parent(parent(decodeURIComponent(ownFile))); // dist/register.mjs → the package
   const folders = project === undefined ? [] : [join(project, 'node_modules')];
   const first = own.indexOf('/node_modules/');
@@ -266,14 +281,51 @@ function oneInstalled(names: readonly string[], project: string | undefined): bo
     if (!dir.endsWith('/node_modules')) folders.push(join(dir, 'node_modules'));
     if (dir === top || parent(dir) === dir) break;
   }
-  return names.some((name) => folders.some((folder) => exists(join(folder, `@cwdkit/${name}/package.json`))));
+  for (const name of names) {
+    const folder = folders.find((folder) => exists(join(folder, `@cwdkit/${name}/package.json`)));
+    if (folder !== undefined) return { name, folder };
+  }
+  return undefined;
+}
+
+/** What a Node main thread loads at start for the strategy the deferred load will install (START_MODULES). */
+interface StartModule {
+  readonly name: string;
+  readonly id: string;
+  /** The node_modules folder its package was found in: resolved from there, as the selection will. */
+  readonly folder: string;
+}
+
+/**
+ * Loads a start module and runs its `start()`: its undo, for a deferred load that installs another strategy or fails.
+ * Its file is the `require` condition of the subpath its package exports, read here: Node's own resolution of a
+ * package's exports costs ~1 ms the first time. Throws when it cannot be found or loaded (a package without it, one
+ * not small and regular JSON): the caller then selects at start.
+ */
+function runStart({ id, folder }: StartModule): () => void {
+  const at = id.indexOf('/', id.startsWith('@') ? id.indexOf('/') + 1 : 0); // '@scope/name/sub': '@scope/name', './sub'
+  const home = join(folder, id.slice(0, at));
+  const manifest = join(home, 'package.json');
+  const text = readSmall(manifest, look(manifest));
+  const exported = text && (JSON.parse(text) as { exports?: Record<string, unknown> }).exports?.[`.${id.slice(at)}`];
+  const pick = (value: unknown, key: string) =>
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : value;
+  const relative = pick(pick(exported, 'require') ?? pick(exported, 'default'), 'default');
+  if (typeof relative !== 'string' || !relative.startsWith('./')) throw new Error(`${id} is not exported`);
+  const loaded = requireFile(join(home, relative.slice(2))) as { start?: unknown };
+  if (typeof loaded?.start !== 'function') throw new Error(`${id} has no start()`);
+  const undo = (loaded.start as () => unknown)();
+  return typeof undo === 'function' ? (undo as () => void) : () => {};
 }
 
 /**
  * What the main thread's start read, and whether the install can wait: a plain configuration of published names, one
  * of them installed. What waits then selects from what was read here, not from the configuration as it is by then.
+ * When the first installed name has a start module, a Node main thread loads that at start (`startModule`); a name
+ * with one later in the list would be chosen only if an earlier one failed to load, too late for its start: that
+ * configuration selects at start.
  */
-function check(): { start: RegisterStart; wait: boolean } {
+function check(): { start: RegisterStart; wait: boolean; startModule?: StartModule } {
   const cwd = currentDirectory();
   const variable = strategyVariable();
   const now = { cwd, variable };
@@ -282,8 +334,13 @@ function check(): { start: RegisterStart; wait: boolean } {
   }
   const project = projectRoot(cwd);
   const checked = configuredNames(cwd, project ?? cwd, variable);
-  if (checked === FALLBACK || !oneInstalled(checked.names, project)) return { start: now, wait: false };
-  return { start: { cwd, variable, config: checked.config }, wait: true };
+  const first = checked === FALLBACK ? undefined : firstInstalled(checked.names, project);
+  if (checked === FALLBACK || first === undefined) return { start: now, wait: false };
+  const later = checked.names.slice(checked.names.indexOf(first.name) + 1);
+  if (later.some((name) => Object.hasOwn(START_MODULES, name))) return { start: now, wait: false };
+  const id = deno || bun ? undefined : START_MODULES[first.name];
+  const startModule = id === undefined ? undefined : { name: first.name, id, folder: first.folder };
+  return { start: { cwd, variable, config: checked.config }, wait: true, startModule };
 }
 
 /** A Node worker's start: its process's, handed down by the thread that started it, else (none loaded yet) its own. */
@@ -293,6 +350,14 @@ function workerStart(): RegisterStart {
 }
 
 // ---- the wait ----
+
+/** What is installed on this thread (install.ts's record), without loading it. */
+const installedName = () =>
+  (
+    (globalThis as unknown as Record<symbol, unknown>)[Symbol.for('cwdkit.install')] as
+      | { installed?: string }
+      | undefined
+  )?.installed;
 
 /** As core's isMainThread, without loading worker_threads where it is not loaded (see core's shared.ts). */
 function mainThread(): boolean {
@@ -312,8 +377,17 @@ interface Stub {
   target: Fn | undefined;
 }
 
-/** Defers the install to the first use: the main thread's chdir becomes the stub that loads. */
-function wait(start: RegisterStart): void {
+/** What a start module put in place at start (runStart), for the strategy `name`. */
+interface Started {
+  readonly name: string;
+  readonly undo: () => void;
+}
+
+/**
+ * Defers the install to the first use: the main thread's chdir becomes the stub that loads. `started`: what the
+ * strategy's start module put in place, which its install() adopts; undone if the load installs another or fails.
+ */
+function wait(start: RegisterStart, started?: Started): void {
   // The runtime's own functions, for core (its threadState 'originals'): core loads after the stubs are in place, and
   // after any library that wrapped one of them, and must still call the runtime's own (a wrapper calls the stub).
   const slots = globalThis as unknown as Record<symbol, unknown>;
@@ -344,12 +418,14 @@ function wait(start: RegisterStart): void {
     try {
       installNow(start);
     } catch (error) {
+      started?.undo();
       failure = error;
       stubs.forEach(({ owner, key, descriptor }, index) => {
         Object.defineProperty(owner, key, { ...descriptor, value: wrappers[index] });
       });
       throw error;
     }
+    if (started && installedName() !== started.name) started.undo();
     stubs.forEach((entry, index) => {
       const { owner, key, descriptor, stub } = entry;
       if (wrappers[index] === stub) return; // the stub forwards to what the slot holds now: the installed function
@@ -413,17 +489,27 @@ function denoOriginals({ cwd, chdir }: DenoApi) {
   };
 }
 
+/** A Node main thread's wait for a strategy with a start module: that first; where it cannot load, the install now. */
+function waitStarted(start: RegisterStart, startModule: StartModule): void {
+  let undo: () => void;
+  try {
+    undo = runStart(startModule);
+  } catch {
+    installNow(start); // not found or not loadable (a bundle, another version): selected at start, its error if any
+    return;
+  }
+  wait(start, { name: startModule.name, undo });
+}
+
 try {
-  const loaded = (globalThis as unknown as Record<symbol, unknown>)[Symbol.for('cwdkit.install')] as
-    | { installed?: string }
-    | undefined;
-  if (loaded?.installed === undefined) {
+  if (installedName() === undefined) {
     // A Node worker (Bun and Deno run no preload in workers) installs at its start, as before: the flag's
     // start-up cost is the process's, and what is installed in a worker is then there before its code runs.
     if (mainThread()) {
-      const { start, wait: deferred } = check();
-      if (deferred) wait(start);
-      else installNow(start);
+      const { start, wait: deferred, startModule } = check();
+      if (!deferred) installNow(start);
+      else if (startModule) waitStarted(start, startModule);
+      else wait(start);
     } else installNow(workerStart());
   }
 } catch (error) {

@@ -554,39 +554,195 @@ console.log(JSON.stringify({ codes, unmoved: process.cwd() === before }));
     }
   });
 
-  it('a strategy with an install() hook (thread-cwd) is installed before the app runs', async () => {
-    const hooked = scratchDir('cwdkit-register-thread-cwd-');
-    fs.cpSync(project, hooked, { recursive: true, filter: (file) => !file.includes('hostile') }); // no FIFO
-    for (const part of ['dist', 'package.json']) {
-      fs.cpSync(
-        path.join(packageRoot, '../thread-cwd', part),
-        path.join(hooked, 'node_modules/@cwdkit/thread-cwd', part),
-        {
-          recursive: true,
-        },
-      );
-    }
-    writeFile(
-      path.join(hooked, 'at-start.mjs'),
-      `const state = globalThis[Symbol.for('cwdkit.install')];
-console.log(JSON.stringify({ installed: state?.installed ?? null, pending: typeof globalThis[Symbol.for('cwdkit.register.pending')] }));
-`,
-    );
-    try {
-      for (const env of [{ CWDKIT_STRATEGY: 'thread-cwd' }, { CWDKIT_STRATEGY: 'thread-cwd,sab-atomics' }]) {
-        const result = await run(node24, ['--import', 'cwdkit/register', 'at-start.mjs'], { cwd: hooked, env });
-        expect(result.stderr).toBe('');
-        expect(JSON.parse(result.stdout)).toEqual({ installed: 'thread-cwd', pending: 'undefined' });
+  // thread-cwd's install() covers new Workers on a Node main thread (the setup entry preloaded, so that they start
+  // installed), and nothing else there; on Bun and Deno only a warning. So at start the flag loads its start entry
+  // alone on Node (@cwdkit/thread-cwd/start: the Worker cover), and nothing on Bun and Deno; the rest waits for the
+  // first use, as for the plain names. What a worker started before then sees is thread-cwd's test/workers.test.ts.
+  describe('thread-cwd under the flag', () => {
+    let hooked: string;
+    const node26 = path.join(packageRoot, '../../node_modules/node26/bin/node');
+    beforeAll(() => {
+      hooked = scratchDir('cwdkit-register-thread-cwd-');
+      fs.cpSync(project, hooked, { recursive: true, filter: (file) => !file.includes('hostile') }); // no FIFO
+      for (const part of ['dist', 'package.json']) {
+        fs.cpSync(
+          path.join(packageRoot, '../thread-cwd', part),
+          path.join(hooked, 'node_modules/@cwdkit/thread-cwd', part),
+          {
+            recursive: true,
+          },
+        );
       }
-      // A plain published list waits: nothing is installed when the app starts.
-      const result = await run(node24, ['--import', 'cwdkit/register', 'at-start.mjs'], {
-        cwd: hooked,
-        env: { CWDKIT_STRATEGY: 'sab-atomics' },
+      writeFile(path.join(hooked, 'package.json'), {
+        name: 'app',
+        private: true,
+        type: 'module',
+        dependencies: { cwdkit: '0.0.0', '@cwdkit/sab-atomics': '0.0.0', '@cwdkit/thread-cwd': '0.0.0' },
       });
-      expect(JSON.parse(result.stdout)).toEqual({ installed: null, pending: 'function' });
-    } finally {
-      fs.rmSync(hooked, { recursive: true, force: true });
+      // What the process loaded before the app did anything, what is installed then, and after its first chdir.
+      writeFile(
+        path.join(hooked, 'at-start.mjs'),
+        `const builtins = [...(process.moduleLoadList ?? [])];
+const { createRequire } = await import('node:module');
+const files = Object.keys(createRequire(import.meta.url).cache);
+const pending = typeof globalThis[Symbol.for('cwdkit.register.pending')];
+const atStart = globalThis[Symbol.for('cwdkit.install')]?.installed ?? null;
+const warnings = [];
+process.on('warning', (warning) => warnings.push(warning.code));
+const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+await tick();
+const early = [...warnings];
+process.chdir('sub');
+await tick();
+const { installed } = await import('cwdkit');
+console.log(JSON.stringify({ builtins, files, pending, atStart, early, warnings, installed: installed(), cwd: process.cwd() }));
+`,
+      );
+      // What the start entry may load: node:worker_threads (the cover) and node:module (a CommonJS file loaded from
+      // the ES module register), and what the register loads anyway (its import.meta).
+      writeFile(
+        path.join(hooked, 'floor.mjs'),
+        "process.getBuiltinModule('node:module');\nprocess.getBuiltinModule('node:worker_threads');\nimport.meta.url;\n",
+      );
+    });
+    afterAll(() => fs.rmSync(hooked, { recursive: true, force: true }));
+
+    interface AtStart {
+      builtins: string[];
+      files: string[];
+      pending: string;
+      atStart: string | null;
+      early: string[];
+      warnings: string[];
+      installed: string;
+      cwd: string;
     }
+    const start = async (command: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd = hooked) => {
+      const result = await run(command, [...args, 'at-start.mjs'], { cwd, env });
+      // Bun and Deno print thread-cwd's one warning (also seen by the app: `warnings`); nothing else.
+      expect(result.stderr.replace(/^.*\[CWDKIT_THREAD_CWD_PROCESS_SCOPE\].*\n(?:\(Use `.*\n)?/m, '')).toBe('');
+      const seen = JSON.parse(result.stdout) as AtStart;
+      return { ...seen, files: seen.files.map((file) => path.relative(path.join(cwd, 'node_modules'), file)).sort() };
+    };
+    const configs = [
+      ['cwdkit.config.json', {}],
+      ['CWDKIT_STRATEGY=thread-cwd', { CWDKIT_STRATEGY: 'thread-cwd' }],
+      ['CWDKIT_STRATEGY=thread-cwd,sab-atomics', { CWDKIT_STRATEGY: 'thread-cwd,sab-atomics' }],
+    ] as const;
+    const withConfig = (label: string) => {
+      const file = path.join(hooked, 'cwdkit.config.json');
+      if (label === 'cwdkit.config.json') writeFile(file, { strategy: 'thread-cwd' });
+      else fs.rmSync(file, { force: true });
+    };
+
+    it.each(
+      (
+        [
+          ['node 22', node22],
+          ['node 24', node24],
+          ['node 26', node26],
+        ] as const
+      ).flatMap(([name, node]) => configs.map(([label, env]) => [name, label, node, env] as const)),
+    )(
+      '%s, %s: at start only the start entry and the builtins of its Worker cover load; the first chdir installs thread-cwd',
+      async (_name, label, node, env) => {
+        withConfig(label);
+        const floor = await start(node, ['--import', './floor.mjs'], env);
+        const seen = await start(node, ['--import', 'cwdkit/register'], env);
+        expect(floor.builtins).toContain('NativeModule worker_threads');
+        expect(seen.builtins).toContain('NativeModule worker_threads'); // the cover is in place
+        expect(seen.builtins.filter((name) => !floor.builtins.includes(name))).toEqual([]);
+        expect(seen).toMatchObject({
+          files: ['@cwdkit/thread-cwd/dist/start.cjs'],
+          pending: 'function',
+          atStart: null,
+          early: [],
+          warnings: [],
+          installed: 'thread-cwd',
+          cwd: path.join(hooked, 'sub'),
+        });
+      },
+      60_000,
+    );
+
+    it.each(
+      (
+        [
+          ['bun', path.join(bin, 'bun'), ['--preload', 'cwdkit/register']],
+          ['deno', path.join(bin, 'deno'), ['run', '--preload', 'npm:cwdkit/register', '-A']],
+        ] as const
+      ).flatMap(([name, command, args]) => configs.map(([label, env]) => [name, label, command, args, env] as const)),
+    )(
+      '%s, %s: nothing loaded at start; the first chdir installs thread-cwd, and its process-scope warning comes then',
+      async (_name, label, command, args, env) => {
+        withConfig(label);
+        const seen = await start(command, args, env);
+        expect(seen.files.filter((file) => !file.endsWith('cwdkit/dist/register.mjs'))).toEqual([]);
+        expect(seen).toMatchObject({
+          pending: 'function',
+          atStart: null,
+          early: [],
+          warnings: ['CWDKIT_THREAD_CWD_PROCESS_SCOPE'],
+          installed: 'thread-cwd',
+          cwd: path.join(hooked, 'sub'),
+        });
+      },
+      60_000,
+    );
+
+    it('node 24: a start entry that cannot be loaded (a package without it), or a name with one after the first installed name, selects at start as before', async () => {
+      withConfig('none');
+      const without = scratchDir('cwdkit-register-no-start-');
+      fs.cpSync(hooked, without, { recursive: true });
+      fs.rmSync(path.join(without, 'node_modules/@cwdkit/thread-cwd/dist/start.cjs'));
+      try {
+        expect(
+          await start(node24, ['--import', 'cwdkit/register'], { CWDKIT_STRATEGY: 'thread-cwd' }, without),
+        ).toMatchObject({
+          pending: 'undefined',
+          atStart: 'thread-cwd',
+          installed: 'thread-cwd',
+        });
+      } finally {
+        fs.rmSync(without, { recursive: true, force: true });
+      }
+      // sab-atomics wins unless it fails to load, and then thread-cwd's start would come too late: selected at start.
+      const later = await start(node24, ['--import', 'cwdkit/register'], { CWDKIT_STRATEGY: 'sab-atomics,thread-cwd' });
+      expect(later).toMatchObject({ pending: 'undefined', atStart: 'sab-atomics', installed: 'sab-atomics' });
+      expect(later.files).not.toContain('@cwdkit/thread-cwd/dist/start.cjs');
+    });
+
+    it("node 24: when the deferred load installs another strategy (thread-cwd's package fails to load), the start entry's Worker cover is put back", async () => {
+      withConfig('none');
+      const broken = scratchDir('cwdkit-register-broken-thread-cwd-');
+      fs.cpSync(hooked, broken, { recursive: true });
+      fs.rmSync(path.join(broken, 'node_modules/@cwdkit/thread-cwd/dist/index.cjs'));
+      writeFile(
+        path.join(broken, 'fallen.mjs'),
+        `import workerThreads from 'node:worker_threads';
+const covered = workerThreads.Worker;
+process.chdir('.');
+const { installed } = await import('cwdkit');
+const worker = new workerThreads.Worker('./who.cjs'); // runs the flag: the strategy the main thread selected
+const inWorker = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+console.log(JSON.stringify({ main: installed(), restored: workerThreads.Worker !== covered, inWorker }));
+`,
+      );
+      writeFile(
+        path.join(broken, 'who.cjs'),
+        "require('node:worker_threads').parentPort.postMessage(require('cwdkit').installed() ?? null);\n",
+      );
+      try {
+        const result = await run(node24, ['--import', 'cwdkit/register', 'fallen.mjs'], {
+          cwd: broken,
+          env: { CWDKIT_STRATEGY: 'thread-cwd,sab-atomics' },
+        });
+        expect(result.stderr).toBe('');
+        expect(JSON.parse(result.stdout)).toEqual({ main: 'sab-atomics', restored: true, inWorker: 'sab-atomics' });
+      } finally {
+        fs.rmSync(broken, { recursive: true, force: true });
+      }
+    });
   });
 
   // graceful-fs (loaded by half the ecosystem) wraps process.cwd (with a cache) and process.chdir when it loads: under

@@ -59,9 +59,6 @@ interface ThreadState {
  */
 export const HANDOFF = 'cwdkit:thread-cwd.v1';
 
-/** Set while the covered Worker constructs one whose execArgv it gave the setup entry: that entry (workers.ts). */
-export const ADDED = 'cwdkit:thread-cwd.added.v1';
-
 /** One per thread, shared by every provider and by the ESM and CJS copies of this package. */
 export const state = threadState<ThreadState>('thread-cwd.v1', () => ({
   own: undefined,

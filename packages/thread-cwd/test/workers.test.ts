@@ -61,6 +61,48 @@ describe.skipIf(nodes.length === 0 || process.platform !== 'linux')(
         expectKinds(seen, root, real);
       });
 
+      // The flag loads only the start entry (the Worker cover) at start and the rest at the first use: a worker started
+      // before that starts installed, in the process cwd, as one started after.
+      it.each([
+        ['CWDKIT_STRATEGY=thread-cwd', { CWDKIT_STRATEGY: 'thread-cwd' }],
+        ['CWDKIT_STRATEGY=thread-cwd,sab-atomics', { CWDKIT_STRATEGY: 'thread-cwd,sab-atomics' }],
+      ])(
+        "%s node --import cwdkit/register: every kind of worker started before the first use is installed, and the main thread's first chdir then installs thread-cwd over the same cover",
+        (_label, env) => {
+          const { root, sub, real } = prepare(node);
+          const seen = run(node, ['--import', register, script, 'early', root], root, env);
+          expect(seen).toMatchObject({
+            pending: 'function',
+            files: ['cwdkit/dist/register.cjs', 'thread-cwd/dist/start.cjs', 'thread-cwd/test/fixtures/workers.cjs'],
+            stillPending: 'function',
+            main: 'thread-cwd',
+            sameCover: true,
+            moved: { cwd: sub, read: 'sub', late: { ...real.child, installed: 'thread-cwd' } },
+            // A worker that never chdir'd follows the main thread's chdir (the deferred load) as a process's does.
+            followerBefore: { installed: 'thread-cwd', cwd: root, read: 'root' },
+            followerAfter: { installed: 'thread-cwd', cwd: real.cwd, read: real.read },
+          });
+          expectKinds(seen, root, real);
+          // Each early worker's chdir and relative read, held against a process really in sub.
+          for (const kind of ['file', 'execArgvEmpty', 'eval', 'envEmpty', 'shareEnv']) {
+            const { chdir, after } = seen[kind];
+            expect({ kind, chdir, after }).toEqual({ kind, chdir: real.cwd, after: real.read });
+          }
+        },
+      );
+
+      it('the start entry, then install() and uninstall() in the main thread: a worker between is installed, install() adopts the cover, uninstall() puts the exact Worker back', () => {
+        const { root } = prepare(node);
+        const installed = { file: 'root', cwd: root, read: 'root' };
+        expect(run(node, [script, 'started', root], root)).toEqual({
+          covered: true,
+          between: { ...installed, installed: 'thread-cwd' },
+          adopted: true,
+          restored: true,
+          after: { ...installed, installed: null },
+        });
+      });
+
       it('NODE_OPTIONS="$(npx cwdkit flag)": the same', () => {
         const { root, real } = prepare(node);
         const flag = execFileSync(node, [path.join(cwdkit, 'cli.js'), 'flag'], { encoding: 'utf8' }).trim();

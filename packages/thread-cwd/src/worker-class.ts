@@ -1,0 +1,169 @@
+// The part of the Worker cover (workers.ts) that a Node main thread needs, and nothing else: no core, no fs cover, no
+// node:module. cwdkit/register loads it at start through the start entry (start.ts) when thread-cwd is configured, so
+// that a worker started before the deferred load starts installed; every other thread gets it through workers.ts.
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setEnvironmentData } from 'node:worker_threads';
+
+declare const module: { filename?: unknown } | undefined;
+
+type Construct = (...args: unknown[]) => unknown;
+
+/** Set while the covered Worker constructs one whose execArgv it gave the setup entry: that entry (workers.ts). */
+export const ADDED = 'cwdkit:thread-cwd.added.v1';
+
+/**
+ * This file's folder (dist) as a URL: import.meta.url in the ESM build, the CommonJS module's filename in the CJS
+ * build (tsup.config.ts defines import.meta.url there as undefined, and no shim's `__filename` crashes a CJS copy
+ * bundled into an ES module); undefined when bundled (esbuild's wrapper `module` has no filename).
+ */
+function ownFolder(): string | undefined {
+  const url =
+    import.meta.url ??
+    (typeof module === 'object' && typeof module?.filename === 'string' ? pathToFileURL(module.filename).href : '');
+  return url ? new URL('.', url).href : undefined;
+}
+
+/**
+ * The setup entry, by `--require`, first: Node runs `--import` preloads for a worker from a file but not for an `eval`
+ * one, and `--require` ones first, in order (so cwdkit's register, inherited beside it, finds thread-cwd installed).
+ * Undefined when thread-cwd was bundled: there is no setup.cjs beside it. Looked for at the first new Worker, not at
+ * start (~0.2 ms of the flag's start-up).
+ */
+let setup: { file: string | undefined } | undefined;
+function setupFile(): string | undefined {
+  if (setup === undefined) {
+    const folder = ownFolder();
+    const file = folder && fileURLToPath(new URL('setup.cjs', folder));
+    // a bundle's own folder has no setup.cjs: import.meta.url and module.filename then name the bundle
+    setup = { file: file && existsSync(file) ? file : undefined };
+  }
+  return setup.file;
+}
+let warnedBundled = false;
+const setupEntry = /thread-cwd[\\/](dist[\\/])?setup/;
+const registerEntry = /cwdkit[\\/](dist[\\/])?register/;
+export const preloadsSetup = (execArgv: readonly unknown[]) =>
+  execArgv.some((arg) => typeof arg === 'string' && setupEntry.test(arg));
+
+/**
+ * Whether an execArgv the caller gave preloads cwdkit's register, which then picks that worker's strategy from the
+ * env it was given: the caller's choice, left alone. Not by `--import` in an `eval` worker, where Node does not run it.
+ */
+function callerRegisters(execArgv: readonly unknown[], evaluated: boolean): boolean {
+  return execArgv.some(
+    (arg, index) =>
+      typeof arg === 'string' &&
+      registerEntry.test(arg) &&
+      !(evaluated && (arg.startsWith('--import') || execArgv[index - 1] === '--import')),
+  );
+}
+
+/**
+ * A Worker's options with the setup entry preloaded: to its own execArgv, or to this thread's, which it would inherit.
+ * An inherited cwdkit register is not enough: `env: {}` drops the CWDKIT_STRATEGY it read here (it would install
+ * another strategy there) and an `eval` worker does not run an `--import`.
+ */
+function withSetup(options: unknown): unknown {
+  const given =
+    options !== null && typeof options === 'object' ? (options as { execArgv?: unknown; eval?: unknown }) : undefined;
+  const own = given?.execArgv;
+  const execArgv = own ?? process.execArgv;
+  // Not an array: the Worker constructor's own ERR_INVALID_ARG_TYPE, from the options as they were given.
+  if (!Array.isArray(execArgv) || preloadsSetup(execArgv)) return options;
+  if (own !== undefined && callerRegisters(execArgv, Boolean(given?.eval))) return options;
+  const file = setupFile();
+  if (file === undefined) {
+    if (!warnedBundled) {
+      warnedBundled = true;
+      process.emitWarning(
+        'thread-cwd was bundled, so a new worker cannot preload its setup entry: it starts in the process cwd, ' +
+          'without thread-cwd (keep @cwdkit/thread-cwd external to the bundle: --external:@cwdkit/thread-cwd)',
+        { code: 'CWDKIT_THREAD_CWD_BUNDLED' },
+      );
+    }
+    return options;
+  }
+  return { ...given, execArgv: [addedEntry(file), ...execArgv] };
+}
+
+/** The entry given to a new worker's execArgv, marked for it (startedWithSetup) while the covered Worker constructs. */
+const addedEntry = (file: string) => `--require=${file}`;
+
+/**
+ * What a thread with a cwd of its own does around each new worker (workers.ts): called before it is constructed (it
+ * may refuse by throwing), and its result after, with the worker or undefined when the constructor threw.
+ */
+export type Around = (filename: unknown) => (worker: unknown) => void;
+
+/**
+ * `Worker` as a Proxy, not a subclass: `instanceof` holds both ways, and the statics and prototype stay the original's.
+ * A new worker gets the setup entry preloaded, so it starts installed.
+ */
+export function coveredWorker(Worker: Construct, around?: Around): Construct {
+  return new Proxy(Worker, {
+    construct(target, args, newTarget) {
+      const after = around?.(args[0]);
+      let worker: unknown;
+      let added: string | undefined;
+      try {
+        const options = withSetup(args[1]);
+        const file = options !== args[1] ? setupFile() : undefined;
+        added = file === undefined ? undefined : addedEntry(file);
+        if (added) setEnvironmentData(ADDED, added);
+        worker = Reflect.construct(target, [args[0], options, ...args.slice(2)], newTarget);
+        return worker as object;
+      } finally {
+        if (added) setEnvironmentData(ADDED, undefined);
+        after?.(worker);
+      }
+    },
+  });
+}
+
+/** The main thread's cover put in place at start (start.ts), until thread-cwd's install() adopts it. */
+interface StartCover {
+  readonly original: unknown;
+}
+const START_COVER = Symbol.for('cwdkit.thread-cwd.start-cover.v1');
+const slots = globalThis as unknown as Record<symbol, StartCover | undefined>;
+/**
+ * node:worker_threads itself, to replace its Worker. Not a default import: in the CommonJS build that copies every
+ * property descriptor of the module (esbuild's __toESM), and on Node 26 that loads its lazy `locks` at start.
+ */
+const threads = () => process.getBuiltinModule('node:worker_threads') as unknown as { Worker: unknown };
+
+/**
+ * Covers the main thread's `Worker` now (a second call before install() adopts it finds it in place: cwdkit/register
+ * calls it once per process), and returns its undo, a no-op once install() has adopted the cover (then install()'s
+ * uninstall() puts the original back).
+ */
+export function coverAtStart(): () => void {
+  let cover = slots[START_COVER];
+  if (cover === undefined) {
+    const slot = threads();
+    const original = slot.Worker;
+    const covered = coveredWorker(original as Construct);
+    slot.Worker = covered;
+    if (slot.Worker !== covered) throw new Error('thread-cwd: node:worker_threads.Worker cannot be replaced');
+    cover = { original };
+    slots[START_COVER] = cover;
+  }
+  const placed = cover;
+  return () => {
+    if (slots[START_COVER] === placed) adoptStartCover()?.();
+  };
+}
+
+/**
+ * The cover coverAtStart() put in place, taken over by the caller (the main thread's install()): its undo, which puts
+ * the original Worker back; undefined when there is none to take.
+ */
+export function adoptStartCover(): (() => void) | undefined {
+  const cover = slots[START_COVER];
+  if (cover === undefined) return undefined;
+  slots[START_COVER] = undefined;
+  return () => {
+    threads().Worker = cover.original;
+  };
+}
