@@ -211,8 +211,11 @@ async function main(args: string[]): Promise<number> {
     await which(json);
     return 0;
   } catch (error) {
-    const code = hasCode(error) ? ` [${error.code}]` : '';
-    process.stderr.write(`cwdkit: ${error instanceof Error ? error.message : String(error)}${code}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    const code = hasCode(error) ? error.code : undefined;
+    // --json: a script reads stdout, so the failure is JSON there too (and still one line on stderr for a person).
+    if (json) process.stdout.write(`${JSON.stringify({ error: { code: code ?? null, message } }, null, 2)}\n`);
+    process.stderr.write(`cwdkit: ${message}${code ? ` [${code}]` : ''}\n`);
     return 1;
   }
 }

@@ -163,6 +163,14 @@ console.log(require.resolve('cwdkit'), createCwdProviderSync().strategy, createC
     }
   });
 
+  it('`cwdkit which --json` that cannot select prints the error as JSON on stdout, and its line on stderr', async () => {
+    const result = await run(cli(app), ['which', '--json'], { cwd: app, env: { CWDKIT_STRATEGY: 'nativ' } });
+    expect(result.code).toBe(1);
+    const { error } = JSON.parse(result.stdout);
+    expect(error).toEqual({ code: 'ERR_CWDKIT_UNKNOWN_STRATEGY', message: expect.stringContaining('"nativ"') });
+    expect(result.stderr).toBe(`cwdkit: ${error.message} [ERR_CWDKIT_UNKNOWN_STRATEGY]\n`);
+  });
+
   it.each([[['frobnicate']], [[]], [['which', 'extra']], [['--frob']]])(
     '`cwdkit %j` prints the usage and exits 2',
     async (args) => {
