@@ -182,6 +182,9 @@ function fromArgument(
   return { requests, options, source, base: cwd, folders: strategyFolders(ownPackage, project) };
 }
 
+/** A scoped package name, as npm allows it: `@cwdkit/mutex` names a package, not a strategy. */
+const PACKAGE_NAME = /^@[a-z0-9~-][a-z0-9._~-]*\/[a-z0-9~-][a-z0-9._~-]*$/;
+
 function fromEnvironment(project: string | undefined, start: RegisterStart | undefined): Plan | undefined {
   const value = start ? start.variable : (process.env[STRATEGY_VARIABLE] ?? '');
   const requests = value
@@ -190,8 +193,9 @@ function fromEnvironment(project: string | undefined, start: RegisterStart | und
     .filter((entry) => entry.length > 0);
   if (requests.length === 0) return undefined; // an empty value counts as unset
   for (const request of requests) {
-    // Whoever sets the environment must not be able to make this process load code of their choosing.
-    if (/[/\\:]/.test(request) || request.startsWith('.')) {
+    // Whoever sets the environment must not be able to make this process load code of their choosing. A package
+    // name (@scope/name) is no path: the name check refuses it, saying which strategy the package declares.
+    if ((/[/\\:]/.test(request) && !PACKAGE_NAME.test(request)) || request.startsWith('.')) {
       throw codedError(
         new Error(
           `${STRATEGY_VARIABLE}=${JSON.stringify(value)}: module paths are not accepted from the environment ` +
@@ -276,12 +280,21 @@ export function describeSource(source: SelectionSource): string {
 /** A mistake in what the user wrote: it stops the selection instead of moving on to the next preference. */
 function unknownStrategy(request: string, plan: Plan, known: Map<string, DeclaredStrategy>): Error {
   const names = [...new Set([...known.keys(), ...DEFAULT_STRATEGIES])].sort();
-  const hint = didYouMean(request, names);
+  // A package's name for its strategy's ("@cwdkit/mutex" for "mutex"): the name it declares is what was meant.
+  const published = request.startsWith('@cwdkit/') ? request.slice('@cwdkit/'.length) : undefined;
+  const declared =
+    [...known.values()].find((entry) => entry.packageName === request)?.name ??
+    (published !== undefined && DEFAULT_STRATEGIES.includes(published) ? published : undefined);
+  const hint = declared ?? didYouMean(request, names);
+  const meant = declared
+    ? `: did you mean "${declared}"? (${JSON.stringify(request)} is the package; a configuration names its strategy)`
+    : hint
+      ? `: did you mean "${hint}"?`
+      : '.';
   return codedError(
     new Error(
-      `Unknown cwdkit strategy ${JSON.stringify(request)} (from ${describeSource(plan.source)})` +
-        `${hint ? `: did you mean "${hint}"?` : ''} Strategy names: ${names.join(', ')}; ` +
-        'a module of your own is named by a path ("./my-strategy.js").',
+      `Unknown cwdkit strategy ${JSON.stringify(request)} (from ${describeSource(plan.source)})${meant} ` +
+        `Strategy names: ${names.join(', ')}; a module of your own is named by a path ("./my-strategy.js").`,
     ),
     'ERR_CWDKIT_UNKNOWN_STRATEGY',
   );

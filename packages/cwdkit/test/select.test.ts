@@ -348,7 +348,21 @@ describe.each(modes)('third-party strategies ($mode)', ({ select }) => {
     expect((await select()).definition.name).toBe('acme');
     await expect(select({ strategy: '@acme/cwdkit-cwd' })).rejects.toMatchObject({
       code: 'ERR_CWDKIT_UNKNOWN_STRATEGY',
+      message: expect.stringContaining('did you mean "acme"? ("@acme/cwdkit-cwd" is the package'),
     });
+  });
+
+  // The package's name where its strategy's is meant: one code and the name it declares, from a file or the variable.
+  it.each([
+    ['@cwdkit/mutex', 'mutex'],
+    ['@cwdkit/thread-cwd', 'thread-cwd'],
+    ['@acme/cwdkit-cwd', 'acme'],
+  ])('%s, from the config file or CWDKIT_STRATEGY, says "did you mean %s"', async (request, meant) => {
+    installStrategyPackage(root, '@acme/cwdkit-cwd', 'acme', 'cjs');
+    const said = { code: 'ERR_CWDKIT_UNKNOWN_STRATEGY', message: expect.stringContaining(`did you mean "${meant}"?`) };
+    await expect(select({ strategy: request })).rejects.toMatchObject(said);
+    process.env.CWDKIT_STRATEGY = request;
+    await expect(select()).rejects.toMatchObject(said);
   });
 
   it('a package whose strategy is not the name it declares is refused', async () => {
@@ -372,7 +386,7 @@ describe.each(modes)('third-party strategies ($mode)', ({ select }) => {
     './evil.mjs',
     '../evil.mjs',
     '/tmp/evil.mjs',
-    '@acme/cwd',
+    '@acme/cwd/index.mjs',
     'cwdkit-strategy-bare/sub',
     'file:///tmp/evil.mjs',
     'naive,./evil.mjs',
@@ -386,6 +400,21 @@ describe.each(modes)('third-party strategies ($mode)', ({ select }) => {
     await expect(select()).rejects.toMatchObject({
       code: 'ERR_CWDKIT_MODULE_FROM_ENV',
       message: expect.stringContaining('cwdkit.config.json'),
+    });
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
+  it('CWDKIT_STRATEGY=@acme/cwdkit-cwd (a package name) is refused by name, without loading the package', async () => {
+    const marker = path.join(root, 'loaded');
+    const dir = installStrategyPackage(root, '@acme/cwdkit-cwd', 'acme');
+    fs.appendFileSync(
+      path.join(dir, 'index.mjs'),
+      `import fs from 'node:fs'; fs.writeFileSync(${JSON.stringify(marker)}, 'x');\n`,
+    );
+    process.env.CWDKIT_STRATEGY = '@acme/cwdkit-cwd';
+    await expect(select()).rejects.toMatchObject({
+      code: 'ERR_CWDKIT_UNKNOWN_STRATEGY',
+      message: expect.stringContaining('did you mean "acme"?'),
     });
     expect(fs.existsSync(marker)).toBe(false);
   });
