@@ -6,7 +6,8 @@
 //
 // At start it reads the configuration (CWDKIT_STRATEGY, then the nearest cwdkit.config.json, .cwdkitrc.json or the
 // "cwdkit" key of package.json) and proves it valid cheaply when it is a plain list of published strategy names, one
-// of which is installed. Then it waits. Until the first chdir nothing needs a
+// of which is installed (on Deno, native counts only with the ffi permission its addon needs). Then it waits. Until
+// the first chdir nothing needs a
 // strategy: with nothing installed, process.cwd() and path.resolve are the runtime's own, right on the main thread;
 // a worker started before the first chdir finds no shared memory, and a strategy created or installed there is cold
 // (correct, and its capabilities say `cold`). So the one stub is process.chdir (on Deno: Deno.chdir, and process.chdir
@@ -66,6 +67,7 @@ interface DenoApi {
   chdir(directory: string | URL): void;
   lstatSync(path: string): { isFile: boolean; size: number };
   readFileSync(path: string): Uint8Array;
+  permissions: { querySync(descriptor: { name: 'ffi'; path: string }): { state: string } };
 }
 interface NodeFs {
   lstatSync(path: string, options: { throwIfNoEntry: false }): { isFile(): boolean; size: number } | undefined;
@@ -283,10 +285,20 @@ function firstInstalled(
   }
   for (const name of names) {
     const folder = folders.find((folder) => exists(join(folder, `@cwdkit/${name}/package.json`)));
-    if (folder !== undefined) return { name, folder };
+    if (folder !== undefined && !refused(name, folder)) return { name, folder };
   }
   return undefined;
 }
+
+/**
+ * Whether the runtime will refuse to load the package for a reason known at start: on Deno, native's addon without
+ * the ffi permission (a query of microseconds that loads nothing). Such a name does not count as installed: the
+ * selection then runs at start, and its one line stops the program, or it takes the next name.
+ */
+const refused = (name: string, folder: string) =>
+  deno !== undefined &&
+  name === 'native' &&
+  deno.permissions.querySync({ name: 'ffi', path: join(folder, '@cwdkit/native') }).state !== 'granted';
 
 /** What a Node main thread loads at start for the strategy the deferred load will install (START_MODULES). */
 interface StartModule {
