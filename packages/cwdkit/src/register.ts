@@ -11,7 +11,8 @@
 // strategy: with nothing installed, process.cwd() and path.resolve are the runtime's own, right on the main thread;
 // a worker started before the first chdir finds no shared memory, and a strategy created or installed there is cold
 // (correct, and its capabilities say `cold`). So the one stub is process.chdir (on Deno: Deno.chdir, and process.chdir
-// once the app reads `process`, whose first read costs Deno ~9 ms); its first call, or the first call of cwdkit's
+// once the app reads `process`, whose first read costs Deno ~9 ms, or at start when the main module is CommonJS, which
+// Deno hands its `process` without that read); its first call, or the first call of cwdkit's
 // install() or installed(), loads the selection and the strategy synchronously (dist/index.cjs), installs what
 // createCwdProviderSync() chooses, and forwards. A stub someone kept, or wrapped (as
 // Node's own worker_threads wraps process.chdir), forwards to what is installed by then.
@@ -61,6 +62,7 @@ import { stop } from './preload.js';
 type Fn = (...args: never[]) => unknown;
 interface DenoApi {
   version: { deno: string };
+  mainModule: string;
   build: { os: string };
   env: { get(name: string): string | undefined };
   cwd(): string;
@@ -462,7 +464,8 @@ function wait(start: RegisterStart, started?: Started): void {
     Object.defineProperty(owner, key, { ...descriptor, value: stub });
   };
   forward((deno ?? own) as unknown as Record<string, unknown>, 'chdir');
-  if (deno) stubOnFirstTouch(() => waiting, forward);
+  if (deno && commonJsMain(deno)) forward(node() as unknown as Record<string, unknown>, 'chdir');
+  else if (deno) stubOnFirstTouch(() => waiting, forward);
   slots[PENDING_REGISTER] = load;
 }
 
@@ -485,6 +488,37 @@ function stubOnFirstTouch(waiting: () => boolean, forward: (owner: Record<string
       return value;
     },
   });
+}
+
+/**
+ * Deno: whether the main module is CommonJS, as Deno 2.9 decides (without --unstable-detect-cjs): .cjs or .cts, or
+ * .js, .jsx, .ts or .tsx whose nearest package.json says "type": "commonjs". Deno runs it with its Node layer's
+ * `process` passed in, never read from the global that stubOnFirstTouch watches; that layer initialises before it runs
+ * anyway, so reading `process` at start costs such a program nothing. A CommonJS module an ES module app loads gets
+ * the same `process`: its chdir is Deno's own until the first use (nothing installed, nothing wrong).
+ */
+function commonJsMain({ mainModule }: DenoApi): boolean {
+  let file: string;
+  try {
+    if (!mainModule.startsWith('file://')) return false;
+    file = decodeURIComponent(mainModule.slice('file://'.length));
+  } catch {
+    return false;
+  }
+  if (file.endsWith('.cjs') || file.endsWith('.cts')) return true;
+  if (!['.js', '.jsx', '.ts', '.tsx'].some((extension) => file.endsWith(extension))) return false;
+  for (let dir = parent(file); ; dir = parent(dir)) {
+    const manifest = join(dir, 'package.json');
+    const found = look(manifest);
+    if (found !== undefined) {
+      try {
+        return (JSON.parse(readSmall(manifest, found) ?? '') as { type?: unknown } | null)?.type === 'commonjs';
+      } catch {
+        return false;
+      }
+    }
+    if (parent(dir) === dir) return false;
+  }
 }
 
 /** Deno's own functions for core; its process functions read when core asks (it only calls Deno's own there). */
