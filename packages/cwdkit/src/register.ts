@@ -6,11 +6,13 @@
 //
 // At start it reads the configuration (CWDKIT_STRATEGY, then the nearest cwdkit.config.json, .cwdkitrc.json or the
 // "cwdkit" key of package.json) and proves it valid cheaply when it is a plain list of published strategy names, one
-// of which is installed. Then it waits. Until the first chdir nothing needs a
+// of which is installed (on Deno, native counts only with the ffi permission its addon needs). Then it waits. Until
+// the first chdir nothing needs a
 // strategy: with nothing installed, process.cwd() and path.resolve are the runtime's own, right on the main thread;
 // a worker started before the first chdir finds no shared memory, and a strategy created or installed there is cold
 // (correct, and its capabilities say `cold`). So the one stub is process.chdir (on Deno: Deno.chdir, and process.chdir
-// once the app reads `process`, whose first read costs Deno ~9 ms); its first call, or the first call of cwdkit's
+// once the app reads `process`, whose first read costs Deno ~9 ms, or at start when the main module is CommonJS, which
+// Deno hands its `process` without that read); its first call, or the first call of cwdkit's
 // install() or installed(), loads the selection and the strategy synchronously (dist/index.cjs), installs what
 // createCwdProviderSync() chooses, and forwards. A stub someone kept, or wrapped (as
 // Node's own worker_threads wraps process.chdir), forwards to what is installed by then.
@@ -60,12 +62,14 @@ import { stop } from './preload.js';
 type Fn = (...args: never[]) => unknown;
 interface DenoApi {
   version: { deno: string };
+  mainModule: string;
   build: { os: string };
   env: { get(name: string): string | undefined };
   cwd(): string;
   chdir(directory: string | URL): void;
   lstatSync(path: string): { isFile: boolean; size: number };
   readFileSync(path: string): Uint8Array;
+  permissions: { querySync(descriptor: { name: 'ffi'; path: string }): { state: string } };
 }
 interface NodeFs {
   lstatSync(path: string, options: { throwIfNoEntry: false }): { isFile(): boolean; size: number } | undefined;
@@ -283,10 +287,20 @@ function firstInstalled(
   }
   for (const name of names) {
     const folder = folders.find((folder) => exists(join(folder, `@cwdkit/${name}/package.json`)));
-    if (folder !== undefined) return { name, folder };
+    if (folder !== undefined && !refused(name, folder)) return { name, folder };
   }
   return undefined;
 }
+
+/**
+ * Whether the runtime will refuse to load the package for a reason known at start: on Deno, native's addon without
+ * the ffi permission (a query of microseconds that loads nothing). Such a name does not count as installed: the
+ * selection then runs at start, and its one line stops the program, or it takes the next name.
+ */
+const refused = (name: string, folder: string) =>
+  deno !== undefined &&
+  name === 'native' &&
+  deno.permissions.querySync({ name: 'ffi', path: join(folder, '@cwdkit/native') }).state !== 'granted';
 
 /** What a Node main thread loads at start for the strategy the deferred load will install (START_MODULES). */
 interface StartModule {
@@ -450,7 +464,8 @@ function wait(start: RegisterStart, started?: Started): void {
     Object.defineProperty(owner, key, { ...descriptor, value: stub });
   };
   forward((deno ?? own) as unknown as Record<string, unknown>, 'chdir');
-  if (deno) stubOnFirstTouch(() => waiting, forward);
+  if (deno && commonJsMain(deno)) forward(node() as unknown as Record<string, unknown>, 'chdir');
+  else if (deno) stubOnFirstTouch(() => waiting, forward);
   slots[PENDING_REGISTER] = load;
 }
 
@@ -473,6 +488,37 @@ function stubOnFirstTouch(waiting: () => boolean, forward: (owner: Record<string
       return value;
     },
   });
+}
+
+/**
+ * Deno: whether the main module is CommonJS, as Deno 2.9 decides (without --unstable-detect-cjs): .cjs or .cts, or
+ * .js, .jsx, .ts or .tsx whose nearest package.json says "type": "commonjs". Deno runs it with its Node layer's
+ * `process` passed in, never read from the global that stubOnFirstTouch watches; that layer initialises before it runs
+ * anyway, so reading `process` at start costs such a program nothing. A CommonJS module an ES module app loads gets
+ * the same `process`: its chdir is Deno's own until the first use (nothing installed, nothing wrong).
+ */
+function commonJsMain({ mainModule }: DenoApi): boolean {
+  let file: string;
+  try {
+    if (!mainModule.startsWith('file://')) return false;
+    file = decodeURIComponent(mainModule.slice('file://'.length));
+  } catch {
+    return false;
+  }
+  if (file.endsWith('.cjs') || file.endsWith('.cts')) return true;
+  if (!['.js', '.jsx', '.ts', '.tsx'].some((extension) => file.endsWith(extension))) return false;
+  for (let dir = parent(file); ; dir = parent(dir)) {
+    const manifest = join(dir, 'package.json');
+    const found = look(manifest);
+    if (found !== undefined) {
+      try {
+        return (JSON.parse(readSmall(manifest, found) ?? '') as { type?: unknown } | null)?.type === 'commonjs';
+      } catch {
+        return false;
+      }
+    }
+    if (parent(dir) === dir) return false;
+  }
 }
 
 /** Deno's own functions for core; its process functions read when core asks (it only calls Deno's own there). */

@@ -197,3 +197,62 @@ console.log(JSON.stringify({ ran: true, cwd }));
     },
   );
 });
+
+// On Deno, native's addon needs --allow-ffi, which the start can ask Deno about without loading anything: without it
+// native is not counted as installed, so a configuration that needs it stops at start with the selection's one line,
+// and one that lists another strategy after it (the default list) waits for that one, as the load then picks it.
+describe('Deno: native without the ffi permission', () => {
+  /** A project with the real @cwdkit/native (its built addon and node-gyp-build) besides sab-atomics and naive. */
+  function withNative(config: object | undefined): string {
+    const root = project(config);
+    const native = path.join(packageRoot, '../native');
+    for (const part of ['dist', 'package.json', 'build/Release/cwdkit.node']) {
+      fs.cpSync(path.join(native, part), path.join(root, 'node_modules/@cwdkit/native', part), { recursive: true });
+    }
+    fs.cpSync(path.join(modules, 'node-gyp-build'), path.join(root, 'node_modules/node-gyp-build'), {
+      recursive: true,
+    });
+    writeFile(path.join(root, 'sub/.keep'), '');
+    writeFile(
+      path.join(root, 'app.mjs'),
+      `const pending = typeof globalThis[Symbol.for('cwdkit.register.pending')] === 'function';
+console.log('app started');
+process.chdir('sub');
+const { installed } = await import('cwdkit');
+console.log(JSON.stringify({ pending, installed: installed() ?? null }));
+`,
+    );
+    return root;
+  }
+  const flagged = (permissions: string[]) => [
+    'run',
+    ...permissions,
+    '--preload',
+    './node_modules/cwdkit/dist/register.mjs',
+    'app.mjs',
+  ];
+  const readEnv = ['--allow-read', '--allow-env'];
+
+  it('{"strategy":"native"}: one line with the code at start, exit code 1, before the app runs', async () => {
+    const root = withNative({ strategy: 'native' });
+    const result = await run(deno, flagged(readEnv), { cwd: root, env: { NO_COLOR: '1' } });
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toMatch(
+      /^cwdkit\/register: The cwdkit strategy "native" failed to load: .*--allow-ffi.* \[ERR_CWDKIT_STRATEGY_LOAD_FAILED\]\n$/,
+    );
+  });
+
+  it('the default list: the process waits, and its first chdir installs the next strategy', async () => {
+    const root = withNative(undefined);
+    const result = await run(deno, flagged(readEnv), { cwd: root });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(parse(result.stdout)).toEqual({ pending: true, installed: 'sab-atomics' });
+  });
+
+  it('with --allow-ffi, native waits for the first chdir, as before', async () => {
+    const root = withNative({ strategy: 'native' });
+    const result = await run(deno, flagged([...readEnv, '--allow-ffi']), { cwd: root });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(parse(result.stdout)).toEqual({ pending: true, installed: 'native' });
+  });
+});

@@ -400,6 +400,69 @@ describe('cwdkit/register', () => {
     }
   });
 
+  // Deno runs a CommonJS module with its Node layer's `process` passed in, not read from the global accessor the flag
+  // watches. A CommonJS main module (.cjs, or .js in a "type": "commonjs" package) gets the stub at start, as an ES
+  // module that reads `process` does: the same program as .mjs, .cjs and .js behaves the same, its first chdir installs.
+  it('Deno: a CommonJS main module gets what an ES module gets: its first process.chdir() installs', async () => {
+    const sub = path.join(project, 'sub');
+    const app = `const pending = () => typeof globalThis[Symbol.for('cwdkit.register.pending')] === 'function';
+const before = pending();
+let nul;
+try { process.chdir('a\\0b'); nul = 'none'; } catch (error) { nul = error.code; }
+const waitingAfter = pending();
+process.chdir(${JSON.stringify(sub)});
+console.log(JSON.stringify({ before, nul, waitingAfter, cwd: process.cwd(), deno: Deno.cwd() }));
+`;
+    writeFile(path.join(project, 'commonjs/package.json'), { type: 'commonjs' });
+    const outcomes: Record<string, unknown> = {};
+    for (const file of ['main.mjs', 'main.cjs', 'commonjs/main.js']) {
+      writeFile(path.join(project, file), app);
+      const result = await run(
+        path.join(bin, 'deno'),
+        ['run', '--preload', './node_modules/cwdkit/dist/register.mjs', '--allow-read', '--allow-env', file],
+        { cwd: project },
+      );
+      expect(result.stderr, file).toBe('');
+      outcomes[file] = JSON.parse(result.stdout);
+    }
+    const expected = { before: true, nul: 'ERR_INVALID_ARG_VALUE', waitingAfter: false, cwd: sub, deno: sub };
+    expect(outcomes).toEqual({ 'main.mjs': expected, 'main.cjs': expected, 'commonjs/main.js': expected });
+  });
+
+  // What the README says of a CommonJS module that an ES module app loads, on Deno 2.9: its process.chdir() is Deno's
+  // own and installs nothing until installed() (or install(), or Deno.chdir()); its answers are the runtime's, the
+  // same as without the flag. A Deno that passes CommonJS the global's `process`, or stubs it, fails this: look again.
+  it('Deno: a CommonJS module of an ES module app: its chdir installs nothing, and answers as without the flag', async () => {
+    const sub = path.join(project, 'sub');
+    writeFile(
+      path.join(project, 'dep.cjs'),
+      `let nul;
+try { process.chdir('a\\0b'); nul = 'none'; } catch (error) { nul = error.code; }
+process.chdir(${JSON.stringify(sub)});
+module.exports = { nul, cwd: process.cwd(), later: () => process.cwd() };
+`,
+    );
+    writeFile(
+      path.join(project, 'esm-dep.mjs'),
+      `import dep from './dep.cjs';
+const pending = typeof globalThis[Symbol.for('cwdkit.register.pending')] === 'function';
+const { installed } = await import('cwdkit');
+const name = installed() ?? null;
+console.log(JSON.stringify({ pending, installed: name, nul: dep.nul, cwd: dep.cwd, later: dep.later(), deno: Deno.cwd() }));
+`,
+    );
+    const deno = path.join(bin, 'deno');
+    const flags = ['--allow-read', '--allow-env', 'esm-dep.mjs'];
+    const [plain, flagged] = await Promise.all([
+      run(deno, ['run', ...flags], { cwd: project }),
+      run(deno, ['run', '--preload', './node_modules/cwdkit/dist/register.mjs', ...flags], { cwd: project }),
+    ]);
+    expect([plain.stderr, flagged.stderr]).toEqual(['', '']);
+    const without = JSON.parse(plain.stdout);
+    expect(without).toMatchObject({ pending: false, installed: null, cwd: sub, later: sub, deno: sub });
+    expect(JSON.parse(flagged.stdout)).toEqual({ ...without, pending: true, installed: 'sab-atomics' });
+  });
+
   // Deno reads the selection's files with its own calls and asks node:fs only for what they do not answer: every
   // config file, good or hostile, gives the same outcome as on Node, through both of Deno's preloads.
   it('Deno and Bun: every config file, good or hostile, gives the outcome Node gives (the same line, the same exit)', async () => {
