@@ -48,12 +48,9 @@ function describe(value: unknown): string {
     case 'function':
       return `function ${value.name}`;
     case 'object': {
-      const { constructor } = value as { constructor?: unknown };
-      if (
-        (typeof constructor === 'function' || (typeof constructor === 'object' && constructor)) &&
-        'name' in constructor
-      ) {
-        return `an instance of ${String(constructor.name)}`;
+      const maker = (value as { constructor?: unknown }).constructor;
+      if ((typeof maker === 'function' || (typeof maker === 'object' && maker)) && 'name' in maker) {
+        return `an instance of ${String(maker.name)}`;
       }
       return builtin<typeof import('node:util')>('node:util').inspect(value, { depth: -1 });
     }
