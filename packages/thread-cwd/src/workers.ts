@@ -101,7 +101,7 @@ export function coverWorkers(): () => void {
           if (!covering && state.own !== undefined && isStart(message) && !startedWithSetup()) {
             throw codedError(
               new Error(
-                "new Worker(): this Worker class was taken from node:worker_threads before thread-cwd was installed in this thread, so the worker it starts would not follow this thread's cwd: take Worker from node:worker_threads after install() (or preload @cwdkit/thread-cwd/setup with --require, which that worker would inherit)",
+                "new Worker(): this Worker class was taken from node:worker_threads before thread-cwd was installed in this thread, so the worker it starts would not follow this thread's cwd: take Worker from node:worker_threads after install() (or preload @cwdkit/thread-cwd/setup by its absolute path with --require, which that worker would inherit)",
               ),
               'ERR_CWDKIT_WORKER_CLASS_CAPTURED',
             );
