@@ -1,7 +1,7 @@
 // vitest itself, with the README's one line (`setupFiles: ['@cwdkit/thread-cwd/setup']`) on each of its pools:
 // on 'threads' each file's relative chdir and read are a process's really started there; on 'vmThreads' and 'vmForks'
 // (files run in a vm context, their node:fs a copy) the setup refuses with ERR_CWDKIT_UNSUPPORTED_RUNTIME, never a
-// file read from the process cwd; and a plain vm context refuses too (scenario vmContext of thread-cwd.test.ts).
+// file read from the process cwd; and a plain vm context refuses too (scenario setupInVmContext of thread-cwd.test.ts).
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,13 +24,9 @@ let runs = 0;
 /** vitest run on `pool` from a fresh directory (data.txt, a/data.txt, b/data.txt): its output and what each file saw. */
 function run(node: string, pool: string, cases: string) {
   const root = path.join(scratch, `run-${runs++}`);
-  for (const [dir, text] of [
-    ['', 'root'],
-    ['a', 'a'],
-    ['b', 'b'],
-  ]) {
+  for (const dir of ['', 'a', 'b']) {
     fs.mkdirSync(path.join(root, dir), { recursive: true });
-    fs.writeFileSync(path.join(root, dir, 'data.txt'), text);
+    fs.writeFileSync(path.join(root, dir, 'data.txt'), dir || 'root');
   }
   const out = path.join(root, 'out');
   fs.mkdirSync(out);
