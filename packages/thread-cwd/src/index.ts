@@ -28,12 +28,24 @@ const { closeSync, fstatSync, openSync, readlinkSync, statSync } = fsOriginals;
 const O_PATH = 0o10000000;
 
 /**
+ * Whether this copy was compiled in a vm context (vitest's pools 'vmThreads' and 'vmForks', a test runner's own realm):
+ * the objects Node made are then another realm's (process.versions, fs's functions). Code there takes its builtins
+ * from copies the cover cannot reach (vitest's ESM named imports of node:fs are its own module objects, which
+ * syncBuiltinESMExports does not update), and this copy's state on that context's globalThis is not the thread's:
+ * relative paths would silently use the process cwd. So install() refuses there, on every thread.
+ */
+const vmContext =
+  Object.getPrototypeOf(process.versions) !== Object.prototype || !(fs.readFileSync instanceof Function);
+
+/**
  * A per-thread cwd needs what only Node on Linux gives here: workers whose fs, child_process and Worker can all be
  * covered, and /proc/self/fd to reach a directory by its handle (a deleted or moved one, as the kernel does).
- * Elsewhere thread-cwd is a coherent process-scope strategy, and install() in a worker refuses (never a partial cover).
+ * Elsewhere thread-cwd is a coherent process-scope strategy, and install() in a worker (or a vm context) refuses:
+ * never a partial cover.
  */
-const missing =
-  runtime === 'bun'
+const missing = vmContext
+  ? "code in a vm context (vitest's pools 'vmThreads' and 'vmForks') imports copies of the builtin modules that thread-cwd cannot cover, so its relative paths would use the process cwd: use vitest's pool 'threads' (or 'forks')"
+  : runtime === 'bun'
     ? "Bun's own file and process APIs (Bun.file, Bun.spawn, Bun.$, a native path.resolve) cannot follow a thread's cwd"
     : runtime === 'deno'
       ? "Deno's own file and process APIs (Deno.readTextFile, Deno.Command, ...) cannot follow a thread's cwd yet"
@@ -182,9 +194,11 @@ export const strategy = defineStrategy({
         chdir: processCwd.chdir,
         invalidate: processCwd.invalidate,
         install() {
-          if (!isMainThread) {
+          if (!isMainThread || vmContext) {
             throw codedError(
-              new Error(`install(): thread-cwd cannot give this worker a cwd of its own: ${missing}`),
+              new Error(
+                `install(): thread-cwd cannot ${vmContext ? 'run here' : 'give this worker a cwd of its own'}: ${missing}`,
+              ),
               'ERR_CWDKIT_UNSUPPORTED_RUNTIME',
             );
           }

@@ -9,8 +9,15 @@ declare const module: { filename?: unknown } | undefined;
 
 type Construct = (...args: unknown[]) => unknown;
 
-/** Set while the covered Worker constructs one whose execArgv it gave the setup entry: that entry (workers.ts). */
-export const ADDED = 'cwdkit:thread-cwd.added.v1';
+/**
+ * Set while the covered Worker constructs one whose execArgv it gave the setup entry: that entry, and the execArgv the
+ * caller gave or the worker would have inherited, which its process.execArgv then says (workers.ts).
+ */
+export const ADDED = 'cwdkit:thread-cwd.added.v2';
+export interface Added {
+  readonly entry: string;
+  readonly execArgv: readonly string[];
+}
 
 /**
  * This file's folder (dist) as a URL: import.meta.url in the ESM build, the CommonJS module's filename in the CJS
@@ -41,10 +48,40 @@ function setupFile(): string | undefined {
   return setup.file;
 }
 let warnedBundled = false;
-const setupEntry = /thread-cwd[\\/](dist[\\/])?setup/;
+const setupEntry = /thread-cwd[\\/](?:dist[\\/]setup\.c?js|setup[\\/]?)$/;
 const registerEntry = /cwdkit[\\/](dist[\\/])?register/;
-export const preloadsSetup = (execArgv: readonly unknown[]) =>
-  execArgv.some((arg) => typeof arg === 'string' && setupEntry.test(arg));
+
+/** A preload of the setup entry in an execArgv: its place, its length (`-r x` is 2), whether every worker runs it. */
+interface Preload {
+  readonly at: number;
+  readonly span: number;
+  readonly everywhere: boolean;
+}
+
+/**
+ * Every preload of the setup entry in `execArgv`. Only an absolute `--require` (`-r`) runs in every worker: Node runs no
+ * `--import` in an `eval` worker, and resolves a bare or relative name again from the cwd the worker starts in (after
+ * the main thread's chdir out of the project, ERR_MODULE_NOT_FOUND). Absolute is `/` (a thread cwd is Linux-only).
+ */
+function setupPreloads(execArgv: readonly unknown[]): Preload[] {
+  const found: Preload[] = [];
+  for (let at = 0; at < execArgv.length; at++) {
+    const arg = execArgv[at];
+    if (typeof arg !== 'string') continue;
+    const joined = /^(--require|--import)=/.exec(arg);
+    const flag = joined ? joined[1] : arg;
+    if (!joined && flag !== '-r' && flag !== '--require' && flag !== '--import') continue;
+    const value = joined ? arg.slice(joined[0].length) : execArgv[at + 1];
+    if (typeof value !== 'string') continue;
+    const span = joined ? 1 : 2;
+    if (setupEntry.test(value)) found.push({ at, span, everywhere: flag !== '--import' && value.startsWith('/') });
+    at += span - 1;
+  }
+  return found;
+}
+
+/** Whether a thread started with this execArgv has the setup entry preloaded in a way each worker it starts runs too. */
+export const preloadsSetup = (execArgv: readonly unknown[]) => setupPreloads(execArgv).some((p) => p.everywhere);
 
 /**
  * Whether an execArgv the caller gave preloads cwdkit's register, which then picks that worker's strategy from the
@@ -60,18 +97,22 @@ function callerRegisters(execArgv: readonly unknown[], evaluated: boolean): bool
 }
 
 /**
- * A Worker's options with the setup entry preloaded: to its own execArgv, or to this thread's, which it would inherit.
- * An inherited cwdkit register is not enough: `env: {}` drops the CWDKIT_STRATEGY it read here (it would install
- * another strategy there) and an `eval` worker does not run an `--import`.
+ * A Worker's options with the setup entry preloaded, by its absolute `--require`, first, in its own execArgv or in this
+ * thread's, which it would inherit; any other preload of the entry there is taken out (it would install nothing more,
+ * and a bare name fails after a chdir). An inherited cwdkit register is not enough: `env: {}` drops the
+ * CWDKIT_STRATEGY it read here (it would install another strategy there) and an `eval` worker does not run an
+ * `--import`. Undefined: the options as they are.
  */
-function withSetup(options: unknown): unknown {
+function withSetup(options: unknown): { options: unknown; added: Added } | undefined {
   const given =
     options !== null && typeof options === 'object' ? (options as { execArgv?: unknown; eval?: unknown }) : undefined;
   const own = given?.execArgv;
   const execArgv = own ?? process.execArgv;
   // Not an array: the Worker constructor's own ERR_INVALID_ARG_TYPE, from the options as they were given.
-  if (!Array.isArray(execArgv) || preloadsSetup(execArgv)) return options;
-  if (own !== undefined && callerRegisters(execArgv, Boolean(given?.eval))) return options;
+  if (!Array.isArray(execArgv)) return undefined;
+  const preloads = setupPreloads(execArgv);
+  if (preloads.length > 0 && preloads.every((p) => p.everywhere)) return undefined;
+  if (own !== undefined && callerRegisters(execArgv, Boolean(given?.eval))) return undefined;
   const file = setupFile();
   if (file === undefined) {
     if (!warnedBundled) {
@@ -82,13 +123,14 @@ function withSetup(options: unknown): unknown {
         { code: 'CWDKIT_THREAD_CWD_BUNDLED' },
       );
     }
-    return options;
+    return undefined;
   }
-  return { ...given, execArgv: [addedEntry(file), ...execArgv] };
+  const entry = `--require=${file}`;
+  const rest = execArgv.filter((_, index) => !preloads.some((p) => index >= p.at && index < p.at + p.span));
+  // What the worker's process.execArgv says: the strings, as Node shows them (it drops the rest).
+  const shown = execArgv.filter((arg): arg is string => typeof arg === 'string');
+  return { options: { ...given, execArgv: [entry, ...rest] }, added: { entry, execArgv: shown } };
 }
-
-/** The entry given to a new worker's execArgv, marked for it (startedWithSetup) while the covered Worker constructs. */
-const addedEntry = (file: string) => `--require=${file}`;
 
 /**
  * What a thread with a cwd of its own does around each new worker (workers.ts): called before it is constructed (it
@@ -105,16 +147,14 @@ export function coveredWorker(Worker: Construct, around?: Around): Construct {
     construct(target, args, newTarget) {
       const after = around?.(args[0]);
       let worker: unknown;
-      let added: string | undefined;
+      let setup: ReturnType<typeof withSetup>;
       try {
-        const options = withSetup(args[1]);
-        const file = options !== args[1] ? setupFile() : undefined;
-        added = file === undefined ? undefined : addedEntry(file);
-        if (added) setEnvironmentData(ADDED, added);
-        worker = Reflect.construct(target, [args[0], options, ...args.slice(2)], newTarget);
+        setup = withSetup(args[1]);
+        if (setup) setEnvironmentData(ADDED, setup.added);
+        worker = Reflect.construct(target, [args[0], setup ? setup.options : args[1], ...args.slice(2)], newTarget);
         return worker as object;
       } finally {
-        if (added) setEnvironmentData(ADDED, undefined);
+        if (setup) setEnvironmentData(ADDED, undefined);
         after?.(worker);
       }
     },

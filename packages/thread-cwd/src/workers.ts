@@ -7,23 +7,23 @@ import workerThreads, { getEnvironmentData, isMainThread, setEnvironmentData } f
 import { codedError } from '@cwdkit/core';
 import { type Fn, patcher } from './patch.js';
 import { HANDOFF, handlePath, hold, state } from './state.js';
-import { ADDED, adoptStartCover, coveredWorker, preloadsSetup } from './worker-class.js';
+import { ADDED, type Added, adoptStartCover, coveredWorker, preloadsSetup } from './worker-class.js';
 
 /**
- * Whether this thread was started with the setup entry preloaded: its workers inherit that (Node hands a worker with no
- * execArgv of its own its parent's, in C++), those of a Worker class taken before install too. Read once per thread,
- * at load (the entry preloads it), before the entry this package added is taken out of `process.execArgv`: there it
- * would reach the child processes `fork()` starts from this thread (their default execArgv), which did not ask for
- * thread-cwd and would start with it installed; and `process.execArgv` says what the caller gave, as without it.
+ * Whether this thread was started with the setup entry preloaded by an absolute --require: its workers inherit that
+ * (Node hands a worker with no execArgv of its own its parent's, in C++), those of a Worker class taken before install
+ * too. Read once per thread, at load (the entry preloads it), before `process.execArgv` is given back what the caller
+ * gave (the entry this package added taken out, the preloads of it it took out put back): the entry would reach the
+ * child processes `fork()` starts from this thread (their default execArgv), which did not ask for thread-cwd and
+ * would start with it installed; and `process.execArgv` says what the caller gave, as without it.
  */
 function startedWithSetup(): boolean {
   if (state.preloaded !== undefined) return state.preloaded;
   state.preloaded = preloadsSetup(process.execArgv);
-  const added = isMainThread ? undefined : getEnvironmentData(ADDED);
-  if (typeof added === 'string') {
+  const added = isMainThread ? undefined : (getEnvironmentData(ADDED) as Added | undefined);
+  if (added !== undefined) {
     setEnvironmentData(ADDED, undefined); // this thread's copy: the workers it starts are marked anew
-    const at = process.execArgv.indexOf(added);
-    if (at !== -1) process.execArgv.splice(at, 1);
+    if (process.execArgv.includes(added.entry)) process.execArgv.splice(0, Infinity, ...added.execArgv);
   }
   return state.preloaded;
 }
@@ -101,7 +101,7 @@ export function coverWorkers(): () => void {
           if (!covering && state.own !== undefined && isStart(message) && !startedWithSetup()) {
             throw codedError(
               new Error(
-                "new Worker(): this Worker class was taken from node:worker_threads before thread-cwd was installed in this thread, so the worker it starts would not follow this thread's cwd: take Worker from node:worker_threads after install() (or preload @cwdkit/thread-cwd/setup with --require, which that worker would inherit)",
+                "new Worker(): this Worker class was taken from node:worker_threads before thread-cwd was installed in this thread, so the worker it starts would not follow this thread's cwd: take Worker from node:worker_threads after install() (or preload @cwdkit/thread-cwd/setup by its absolute path with --require, which that worker would inherit)",
               ),
               'ERR_CWDKIT_WORKER_CLASS_CAPTURED',
             );

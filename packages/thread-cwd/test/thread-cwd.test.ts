@@ -257,6 +257,21 @@ describe.skipIf(!node || process.platform !== 'linux')('@cwdkit/thread-cwd/setup
     expect(dir).not.toBe(scratch);
   });
 
+  it("compiled in a vm context (a test runner's own module loader, vitest's vm pools in vitest-pools.test.ts): ERR_CWDKIT_UNSUPPORTED_RUNTIME, and nothing changed", () => {
+    const { report } = scenario('setupInVmContext');
+    expect(report).toEqual({
+      code: 'ERR_CWDKIT_UNSUPPORTED_RUNTIME',
+      message: expect.stringMatching(
+        /^install\(\): thread-cwd cannot run here: code in a vm context .* use vitest's pool 'threads' \(or 'forks'\)$/,
+      ),
+      inContext: 2, // setup.cjs and its chunk, compiled in the context (the fixture's own check)
+      installed: null,
+      unchanged: true,
+      chdir: 'ERR_WORKER_UNSUPPORTED_OPERATION',
+      main: mainThread,
+    });
+  });
+
   it('node --import @cwdkit/thread-cwd/setup (or NODE_OPTIONS): every worker and the workers they start, installed', () => {
     const flag = ['--import', path.join(import.meta.dirname, '..', 'dist', 'setup.js')];
     const expected = () => ({

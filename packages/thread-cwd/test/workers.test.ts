@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { findRuntime } from '@cwdkit/conformance';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -88,6 +89,46 @@ describe.skipIf(nodes.length === 0 || process.platform !== 'linux')(
             const { chdir, after } = seen[kind];
             expect({ kind, chdir, after }).toEqual({ kind, chdir: real.cwd, after: real.read });
           }
+        },
+      );
+
+      // Node runs no --import in an eval worker, and resolves a bare name again from the cwd a worker starts in: each
+      // worker gets the setup entry by its absolute --require instead, its process.execArgv saying what it was given.
+      const setupJs = path.join(import.meta.dirname, '..', 'dist', 'setup.js');
+      const setupCjs = path.join(import.meta.dirname, '..', 'dist', 'setup.cjs');
+      it.each([
+        [['--import', '@cwdkit/thread-cwd/setup']],
+        [[`--import=${pathToFileURL(setupJs).href}`]],
+        [['--require', '@cwdkit/thread-cwd/setup']],
+        [[`--require=${setupCjs}`, '--import', '@cwdkit/thread-cwd/setup']], // both: installed once
+        [['-r', setupCjs]],
+      ])(
+        'node %j (started in the project), the main thread then out of it: every kind of worker, from a file and eval, by the command line and by its own execArgv, and their workers',
+        (flags) => {
+          const { root, real } = prepare(node);
+          const seen = run(node, [...flags, script, 'preloaded', root], path.join(import.meta.dirname, '..'));
+          expect(seen.main).toBe('thread-cwd');
+          expect(seen.resolves).toBe('MODULE_NOT_FOUND'); // the fixture's own check: the bare name fails from root
+          const given = { inherited: flags, evalChild: undefined, own: ['--import', '@cwdkit/thread-cwd/setup'] };
+          for (const [runName, execArgv] of Object.entries(given)) {
+            const child = { ...(runName === 'evalChild' ? real.evalChild : real.child), installed: 'thread-cwd' };
+            for (const kind of ['file', 'execArgvEmpty', 'eval', 'envEmpty', 'shareEnv']) {
+              const shown = execArgv && { execArgv: kind === 'execArgvEmpty' ? [] : execArgv };
+              expect({ runName, kind, ...seen[runName][kind] }).toEqual({
+                runName,
+                kind,
+                file: 'root',
+                installed: 'thread-cwd',
+                cwd: root,
+                read: 'root',
+                ...shown,
+                chdir: path.join(root, 'sub'),
+                after: 'sub',
+                child,
+              });
+            }
+          }
+          expect(seen.mainAfter).toEqual({ cwd: root, read: 'root' });
         },
       );
 
