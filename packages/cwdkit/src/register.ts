@@ -70,6 +70,7 @@ interface DenoApi {
   lstatSync(path: string): { isFile: boolean; size: number };
   readFileSync(path: string): Uint8Array;
   permissions: { querySync(descriptor: { name: 'ffi'; path: string }): { state: string } };
+  realPathSync(path: string): string;
 }
 interface NodeFs {
   lstatSync(path: string, options: { throwIfNoEntry: false }): { isFile(): boolean; size: number } | undefined;
@@ -297,10 +298,18 @@ function firstInstalled(
  * the ffi permission (a query of microseconds that loads nothing). Such a name does not count as installed: the
  * selection then runs at start, and its one line stops the program, or it takes the next name.
  */
-const refused = (name: string, folder: string) =>
-  deno !== undefined &&
-  name === 'native' &&
-  deno.permissions.querySync({ name: 'ffi', path: join(folder, '@cwdkit/native') }).state !== 'granted';
+function refused(name: string, folder: string): boolean {
+  if (deno === undefined || name !== 'native') return false;
+  // Deno checks the addon's real path: a grant that covers a symlinked package folder (workspaces, npm link) only
+  // does not let it load.
+  let path = join(folder, '@cwdkit/native');
+  try {
+    path = deno.realPathSync(path);
+  } catch {
+    return false; // not readable here: the selection says why
+  }
+  return deno.permissions.querySync({ name: 'ffi', path }).state !== 'granted';
+}
 
 /** What a Node main thread loads at start for the strategy the deferred load will install (START_MODULES). */
 interface StartModule {

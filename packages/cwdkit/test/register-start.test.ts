@@ -249,6 +249,25 @@ console.log(JSON.stringify({ pending, installed: installed() ?? null }));
     expect(parse(result.stdout)).toEqual({ pending: true, installed: 'sab-atomics' });
   });
 
+  // Workspaces and npm link lay the package out as a symlink: Deno checks the addon's real path, so a grant of the
+  // link's folder alone is none, and the start must say so, not the first chdir.
+  it('--allow-ffi for a symlinked package folder only: one line at start, as without it', async () => {
+    const root = withNative({ strategy: 'native' });
+    const linked = path.join(root, 'node_modules/@cwdkit/native');
+    const real = path.join(root, 'real-native');
+    fs.renameSync(linked, real);
+    fs.symlinkSync(real, linked);
+    const result = await run(deno, flagged([...readEnv, `--allow-ffi=${linked}`]), {
+      cwd: root,
+      env: { NO_COLOR: '1' },
+    });
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toMatch(/^cwdkit\/register: .* \[ERR_CWDKIT_STRATEGY_LOAD_FAILED\]\n$/);
+    const granted = await run(deno, flagged([...readEnv, `--allow-ffi=${real}`]), { cwd: root });
+    expect(granted).toMatchObject({ code: 0, stderr: '' });
+    expect(parse(granted.stdout)).toEqual({ pending: true, installed: 'native' });
+  });
+
   it('with --allow-ffi, native waits for the first chdir, as before', async () => {
     const root = withNative({ strategy: 'native' });
     const result = await run(deno, flagged([...readEnv, '--allow-ffi']), { cwd: root });

@@ -782,13 +782,15 @@ console.log(JSON.stringify({ builtins, files, pending, atStart, early, warnings,
       fs.rmSync(path.join(broken, 'node_modules/@cwdkit/thread-cwd/dist/index.cjs'));
       writeFile(
         path.join(broken, 'fallen.mjs'),
-        `import workerThreads from 'node:worker_threads';
+        `import workerThreads, { Worker } from 'node:worker_threads';
 const covered = workerThreads.Worker;
 process.chdir('.');
 const { installed } = await import('cwdkit');
 const worker = new workerThreads.Worker('./who.cjs'); // runs the flag: the strategy the main thread selected
 const inWorker = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
-console.log(JSON.stringify({ main: installed(), restored: workerThreads.Worker !== covered, inWorker }));
+// The ESM named import, taken while the cover was in place, follows too (the builtin's exports synced).
+const named = Worker === workerThreads.Worker;
+console.log(JSON.stringify({ main: installed(), restored: workerThreads.Worker !== covered, named, inWorker }));
 `,
       );
       writeFile(
@@ -801,7 +803,12 @@ console.log(JSON.stringify({ main: installed(), restored: workerThreads.Worker !
           env: { CWDKIT_STRATEGY: 'thread-cwd,sab-atomics' },
         });
         expect(result.stderr).toBe('');
-        expect(JSON.parse(result.stdout)).toEqual({ main: 'sab-atomics', restored: true, inWorker: 'sab-atomics' });
+        expect(JSON.parse(result.stdout)).toEqual({
+          main: 'sab-atomics',
+          restored: true,
+          named: true,
+          inWorker: 'sab-atomics',
+        });
       } finally {
         fs.rmSync(broken, { recursive: true, force: true });
       }

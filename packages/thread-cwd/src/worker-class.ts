@@ -205,5 +205,7 @@ export function adoptStartCover(): (() => void) | undefined {
   slots[START_COVER] = undefined;
   return () => {
     threads().Worker = cover.original;
+    // An ESM named import of Worker, taken after the start, holds the cover until the builtin's exports are synced.
+    (process.getBuiltinModule('node:module') as { syncBuiltinESMExports(): void }).syncBuiltinESMExports();
   };
 }
