@@ -51,13 +51,16 @@ const missing = vmContext
       ? "Deno's own file and process APIs (Deno.readTextFile, Deno.Command, ...) cannot follow a thread's cwd yet"
       : process.platform !== 'linux'
         ? `a per-thread cwd needs Linux's /proc/self/fd (this is ${process.platform})`
-        : undefined;
+        : !fs.existsSync('/proc/self/fd')
+          ? 'a per-thread cwd needs /proc/self/fd, and /proc is not mounted here'
+          : undefined;
 const threadScoped = missing === undefined;
 
 /**
  * Where workers cannot have a cwd of their own, the main thread's install() says so, once per process: a worker there
- * runs no preload under cwdkit/register (Bun, Deno), so the user who chose thread-cwd would learn it only when a
- * worker's chdir fails with the runtime's own error, or, in a Bun web Worker, moves the whole process.
+ * runs no preload under cwdkit/register (Bun, Deno), so the user who chose thread-cwd would otherwise learn it only
+ * when a worker's chdir fails with the runtime's own error, or, in a Bun web Worker, moves the whole process. Under
+ * the flag the install, and so the warning, waits for the first use: a worker's chdir before it may come first.
  */
 function warnProcessScope(): void {
   if (state.warnedProcessScope) return;
