@@ -13,13 +13,14 @@ const globals = globalThis as unknown as GlobalsWithRuntimes;
 
 /**
  * The object this thread's cwdkit records live on, one that every vm context of the thread sees: a test runner's
- * context (jest, vitest's vm pools) has a globalThis of its own, and under jest a copy of process, but the same process
- * functions. So on Node and Bun the records hang on process.getBuiltinModule; on Deno (whose `process` costs ~9 ms at
- * first touch) on globalThis. cwdkit's register (defaults.ts) and thread-cwd's start cover find the same object.
+ * context (jest, vitest's vm pools) has a globalThis of its own, and under jest a copy of process (its own functions,
+ * getBuiltinModule included) with the same prototype. So on Node and Bun the records hang on process's prototype; on
+ * Deno (whose `process` costs ~9 ms at first touch) on globalThis. cwdkit's register (defaults.ts) and thread-cwd's
+ * start cover find the same object.
  */
 export function threadSlots(): Record<symbol, unknown> {
-  const shared = globals.Deno === undefined ? globals.process?.getBuiltinModule : undefined;
-  return (typeof shared === 'function' ? shared : globalThis) as unknown as Record<symbol, unknown>;
+  const shared = globals.Deno === undefined && globals.process ? Object.getPrototypeOf(globals.process) : undefined;
+  return (shared ?? globalThis) as Record<symbol, unknown>;
 }
 
 /** A builtin module, loaded when first asked for (process.getBuiltinModule: Node 20.16+, Bun, Deno). */

@@ -34,13 +34,13 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 
 /**
  * As core's threadSlots(), which the register must not load: the object this thread's records live on, the same in
- * every vm context of the thread (process.getBuiltinModule on Node and Bun, globalThis on Deno).
+ * every vm context of the thread (process's prototype on Node and Bun, globalThis on Deno).
  */
 export function threadSlots(): Record<symbol, unknown> {
   // On Deno, `process` is not read at all: its first read initialises Deno's Node layer (~9 ms).
-  const globals = globalThis as { Deno?: unknown; process?: { getBuiltinModule?: unknown } };
-  const shared = globals.Deno === undefined ? globals.process?.getBuiltinModule : undefined;
-  return (typeof shared === 'function' ? shared : globalThis) as unknown as Record<symbol, unknown>;
+  const globals = globalThis as { Deno?: unknown; process?: object };
+  const shared = globals.Deno === undefined && globals.process ? Object.getPrototypeOf(globals.process) : undefined;
+  return (shared ?? globalThis) as Record<symbol, unknown>;
 }
 
 /** Where a load the cwdkit/register flag deferred waits (see register.ts): install() and installed() run it first. */

@@ -1,6 +1,6 @@
 // A test runner that runs each test file in a vm context (jest; vitest's vm pools) loads cwdkit again there: its own
 // copy of cwdkit and core, a globalThis of its own, and under jest a copy of `process` (jest-util's deepCyclicCopy:
-// the same functions, a new object). That copy must still see the thread's one record: what is installed (by install()
+// a new object with the same prototype and functions, but a getBuiltinModule of its own). That copy must still see the thread's one record: what is installed (by install()
 // in the main realm, or by the flag's deferred load), so that installed() tells the truth there and a second strategy
 // is refused, as in the main realm. The context here is built as jest builds it; the modules are real cwdkit builds.
 import fs from 'node:fs';
@@ -19,6 +19,7 @@ const path = require('node:path');
 const { createRequire, isBuiltin } = require('node:module');
 const copy = Object.create(Object.getPrototypeOf(process));
 Object.defineProperties(copy, Object.getOwnPropertyDescriptors(process));
+copy.getBuiltinModule = (id) => process.getBuiltinModule(id); // jest 30's own, which its module registry can mock
 const context = vm.createContext({ process: copy, Buffer, URL, console, setTimeout, clearTimeout, queueMicrotask, TextDecoder });
 const loaded = new Map();
 const load = (from) => (specifier) => {

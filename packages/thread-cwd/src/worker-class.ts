@@ -167,9 +167,9 @@ interface StartCover {
 }
 const START_COVER = Symbol.for('cwdkit.thread-cwd.start-cover.v1');
 // As core's threadSlots() (this file loads no core): the same object in every vm context of the thread.
-const slots = ((shared) => (typeof shared === 'function' ? shared : globalThis))(
-  (globalThis as { Deno?: unknown }).Deno === undefined ? process.getBuiltinModule : undefined,
-) as unknown as Record<symbol, StartCover | undefined>;
+const slots = (
+  (globalThis as { Deno?: unknown }).Deno === undefined ? Object.getPrototypeOf(process) : globalThis
+) as Record<symbol, StartCover | undefined>;
 /**
  * node:worker_threads itself, to replace its Worker. Not a default import: in the CommonJS build that copies every
  * property descriptor of the module (esbuild's __toESM), and on Node 26 that loads its lazy `locks` at start.
