@@ -11,6 +11,18 @@ interface GlobalsWithRuntimes {
 }
 const globals = globalThis as unknown as GlobalsWithRuntimes;
 
+/**
+ * The object this thread's cwdkit records live on, one that every vm context of the thread sees: a test runner's
+ * context (jest, vitest's vm pools) has a globalThis of its own, and under jest a copy of process (its own functions,
+ * getBuiltinModule included) with the same prototype. So on Node and Bun the records hang on process's prototype; on
+ * Deno (whose `process` costs ~9 ms at first touch) on globalThis. cwdkit's register (defaults.ts) and thread-cwd's
+ * start cover find the same object.
+ */
+export function threadSlots(): Record<symbol, unknown> {
+  const shared = globals.Deno === undefined && globals.process ? Object.getPrototypeOf(globals.process) : undefined;
+  return (shared ?? globalThis) as Record<symbol, unknown>;
+}
+
 /** A builtin module, loaded when first asked for (process.getBuiltinModule: Node 20.16+, Bun, Deno). */
 export function builtin<T>(id: string): T {
   return globals.process.getBuiltinModule(id) as T;
@@ -51,7 +63,7 @@ export const isMainThread: boolean =
  * created on first use, kept on globalThis under a registered symbol.
  */
 export function threadState<T>(key: string, create: () => T): T {
-  const slots = globalThis as Record<symbol, unknown>;
+  const slots = threadSlots();
   const symbol = Symbol.for(`cwdkit.${key}`);
   slots[symbol] ??= create();
   return slots[symbol] as T;

@@ -32,12 +32,23 @@ export const CONFIG_FILES = ['cwdkit.config.json', '.cwdkitrc.json', 'package.js
 /** A config file or a package.json larger than this is refused, never read. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 
+/**
+ * As core's threadSlots(), which the register must not load: the object this thread's records live on, the same in
+ * every vm context of the thread (process's prototype on Node and Bun, globalThis on Deno).
+ */
+export function threadSlots(): Record<symbol, unknown> {
+  // On Deno, `process` is not read at all: its first read initialises Deno's Node layer (~9 ms).
+  const globals = globalThis as { Deno?: unknown; process?: object };
+  const shared = globals.Deno === undefined && globals.process ? Object.getPrototypeOf(globals.process) : undefined;
+  return (shared ?? globalThis) as Record<symbol, unknown>;
+}
+
 /** Where a load the cwdkit/register flag deferred waits (see register.ts): install() and installed() run it first. */
 export const PENDING_REGISTER = Symbol.for('cwdkit.register.pending');
 
 /** Runs the flag's deferred load on this thread, if one waits: what it installs is then what installed() reports. */
 export function loadPendingRegister(): void {
-  (globalThis as { [PENDING_REGISTER]?: () => void })[PENDING_REGISTER]?.();
+  (threadSlots()[PENDING_REGISTER] as (() => void) | undefined)?.();
 }
 
 /**

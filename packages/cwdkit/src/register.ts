@@ -56,6 +56,7 @@ import {
   type RegisterStart,
   START_MODULES,
   STRATEGY_VARIABLE,
+  threadSlots,
 } from './defaults.js';
 import { stop } from './preload.js';
 
@@ -137,7 +138,7 @@ const workerThreads = () => builtin<WorkerThreads>('node:worker_threads');
 function installNow(start: RegisterStart): void {
   const { createCwdProviderSync, install, installed } = cwdkit();
   if (installed() !== undefined) return;
-  const slots = globalThis as unknown as Record<symbol, unknown>;
+  const slots = threadSlots();
   slots[REGISTER_START] = start;
   try {
     install(createCwdProviderSync());
@@ -376,11 +377,7 @@ function workerStart(): RegisterStart {
 
 /** What is installed on this thread (install.ts's record), without loading it. */
 const installedName = () =>
-  (
-    (globalThis as unknown as Record<symbol, unknown>)[Symbol.for('cwdkit.install')] as
-      | { installed?: string }
-      | undefined
-  )?.installed;
+  (threadSlots()[Symbol.for('cwdkit.install')] as { installed?: string } | undefined)?.installed;
 
 /** As core's isMainThread, without loading worker_threads where it is not loaded (see core's shared.ts). */
 function mainThread(): boolean {
@@ -413,7 +410,7 @@ interface Started {
 function wait(start: RegisterStart, started?: Started): void {
   // The runtime's own functions, for core (its threadState 'originals'): core loads after the stubs are in place, and
   // after any library that wrapped one of them, and must still call the runtime's own (a wrapper calls the stub).
-  const slots = globalThis as unknown as Record<symbol, unknown>;
+  const slots = threadSlots();
   const own = deno ? undefined : node();
   slots[Symbol.for('cwdkit.originals')] ??= Object.freeze(
     own

@@ -12,7 +12,7 @@ import {
   type StrategyDefinition,
 } from '@cwdkit/core';
 import { type CwdkitConfig, findConfig } from './config.js';
-import { DEFAULT_STRATEGIES, REGISTER_START, type RegisterStart, STRATEGY_VARIABLE } from './defaults.js';
+import { DEFAULT_STRATEGIES, REGISTER_START, type RegisterStart, STRATEGY_VARIABLE, threadSlots } from './defaults.js';
 import { exists, projectRoot } from './files.js';
 import {
   type DeclaredStrategy,
@@ -248,7 +248,7 @@ function fromConfigFile(cwd: string | undefined, start: RegisterStart | undefine
 
 function plan(config: unknown, caller: string): Plan {
   // The flag's own selection (register.ts) plans from where the process started, not from where it is now.
-  const start = config === undefined ? (globalThis as { [REGISTER_START]?: RegisterStart })[REGISTER_START] : undefined;
+  const start = config === undefined ? (threadSlots()[REGISTER_START] as RegisterStart | undefined) : undefined;
   const cwd = start ? start.cwd : currentDirectory();
   const project = cwd === undefined ? undefined : projectRoot(cwd);
   return (

@@ -215,7 +215,7 @@ describe('Deno: native without the ffi permission', () => {
     writeFile(path.join(root, 'sub/.keep'), '');
     writeFile(
       path.join(root, 'app.mjs'),
-      `const pending = typeof globalThis[Symbol.for('cwdkit.register.pending')] === 'function';
+      `const pending = typeof (globalThis.Deno ? globalThis : Object.getPrototypeOf(process))[Symbol.for('cwdkit.register.pending')] === 'function';
 console.log('app started');
 process.chdir('sub');
 const { installed } = await import('cwdkit');

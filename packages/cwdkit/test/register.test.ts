@@ -74,7 +74,7 @@ import { createCwdProviderSync, installed } from 'cwdkit';
 
 const home = path.dirname(fileURLToPath(import.meta.url));
 if (isMainThread) {
-  const pending = typeof globalThis[Symbol.for('cwdkit.register.pending')] === 'function';
+  const pending = typeof (globalThis.Deno ? globalThis : Object.getPrototypeOf(process))[Symbol.for('cwdkit.register.pending')] === 'function';
   const worker = new Worker(new URL(import.meta.url));
   const next = () => new Promise((resolve) => worker.once('message', resolve));
   const { cold } = await next();
@@ -405,7 +405,7 @@ describe('cwdkit/register', () => {
   // module that reads `process` does: the same program as .mjs, .cjs and .js behaves the same, its first chdir installs.
   it('Deno: a CommonJS main module gets what an ES module gets: its first process.chdir() installs', async () => {
     const sub = path.join(project, 'sub');
-    const app = `const pending = () => typeof globalThis[Symbol.for('cwdkit.register.pending')] === 'function';
+    const app = `const pending = () => typeof (globalThis.Deno ? globalThis : Object.getPrototypeOf(process))[Symbol.for('cwdkit.register.pending')] === 'function';
 const before = pending();
 let nul;
 try { process.chdir('a\\0b'); nul = 'none'; } catch (error) { nul = error.code; }
@@ -445,7 +445,7 @@ module.exports = { nul, cwd: process.cwd(), later: () => process.cwd() };
     writeFile(
       path.join(project, 'esm-dep.mjs'),
       `import dep from './dep.cjs';
-const pending = typeof globalThis[Symbol.for('cwdkit.register.pending')] === 'function';
+const pending = typeof (globalThis.Deno ? globalThis : Object.getPrototypeOf(process))[Symbol.for('cwdkit.register.pending')] === 'function';
 const { installed } = await import('cwdkit');
 const name = installed() ?? null;
 console.log(JSON.stringify({ pending, installed: name, nul: dep.nul, cwd: dep.cwd, later: dep.later(), deno: Deno.cwd() }));
@@ -648,8 +648,8 @@ console.log(JSON.stringify({ codes, unmoved: process.cwd() === before }));
         `const builtins = [...(process.moduleLoadList ?? [])];
 const { createRequire } = await import('node:module');
 const files = Object.keys(createRequire(import.meta.url).cache);
-const pending = typeof globalThis[Symbol.for('cwdkit.register.pending')];
-const atStart = globalThis[Symbol.for('cwdkit.install')]?.installed ?? null;
+const pending = typeof (globalThis.Deno ? globalThis : Object.getPrototypeOf(process))[Symbol.for('cwdkit.register.pending')];
+const atStart = (globalThis.Deno ? globalThis : Object.getPrototypeOf(process))[Symbol.for('cwdkit.install')]?.installed ?? null;
 const warnings = [];
 process.on('warning', (warning) => warnings.push(warning.code));
 const tick = () => new Promise((resolve) => setTimeout(resolve, 20));

@@ -166,7 +166,10 @@ interface StartCover {
   readonly original: unknown;
 }
 const START_COVER = Symbol.for('cwdkit.thread-cwd.start-cover.v1');
-const slots = globalThis as unknown as Record<symbol, StartCover | undefined>;
+// As core's threadSlots() (this file loads no core): the same object in every vm context of the thread.
+const slots = (
+  (globalThis as { Deno?: unknown }).Deno === undefined ? Object.getPrototypeOf(process) : globalThis
+) as Record<symbol, StartCover | undefined>;
 /**
  * node:worker_threads itself, to replace its Worker. Not a default import: in the CommonJS build that copies every
  * property descriptor of the module (esbuild's __toESM), and on Node 26 that loads its lazy `locks` at start.
