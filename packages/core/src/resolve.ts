@@ -58,6 +58,27 @@ function hasPlainComponents(segment: string, start = 0): boolean {
   return true;
 }
 
+/**
+ * What a cwd() given to resolverFor answered that is not what the OS gives (absolute and normalized): a test's mock
+ * of process.cwd can answer '' or 'rel/../x'. Called with that answer and the segments; returns what path.resolve would.
+ */
+export type OddCwd = (answer: unknown, segments: readonly unknown[]) => string;
+
+/** The last answer found absolute and normalized, so that an unchanged cwd is checked by one comparison. */
+let lastNormal: unknown;
+
+/** Whether `cwd` is an absolute, normalized path on this platform, as the OS reports the cwd. */
+function isNormalCwd(cwd: unknown): cwd is string {
+  if (cwd === lastNormal) return true;
+  if (typeof cwd !== 'string' || illFormedHere(cwd)) return false;
+  const normal =
+    path.sep === '\\'
+      ? pendingDevice([cwd]) === COMPLETE && win32Resolve(cwd) === cwd
+      : cwd.charCodeAt(0) === SLASH && (cwd.length === 1 || hasPlainComponents(cwd, 1));
+  if (normal) lastNormal = cwd;
+  return normal;
+}
+
 /** path.posix.resolve for a process whose cwd is `cwd`. */
 function resolvePosix(cwd: string, segments: readonly string[]): string {
   let result = cwd.length === 1 ? '' : cwd; // the root is "/", and "/" + "/src" must not make "//src"
@@ -236,7 +257,7 @@ function appendComponents(base: string, segment: string): string {
 
 /** The segments resolveOther was given, as one list. */
 function listOf(count: number, first: unknown, second: unknown, all: unknown[] | undefined): string[] {
-  return (all ?? (count === 1 ? [first] : [first, second])) as string[];
+  return (all ?? (count === 0 ? [] : count === 1 ? [first] : [first, second])) as string[];
 }
 
 /**
@@ -249,6 +270,7 @@ function listOf(count: number, first: unknown, second: unknown, all: unknown[] |
  */
 function resolveOther(
   cwd: () => string,
+  odd: OddCwd | undefined,
   count: number,
   first: unknown,
   second: unknown,
@@ -265,13 +287,14 @@ function resolveOther(
       break;
     }
   }
+  const current = from === -1 ? cwd() : '';
+  if (from === -1 && odd !== undefined && !isNormalCwd(current)) return odd(current, listOf(count, first, second, all));
   if (ill) {
     const list = listOf(count, first, second, all);
-    return from === -1 ? posixResolve(cwd(), ...list) : posixResolve(...list);
+    return from === -1 ? posixResolve(current, ...list) : posixResolve(...list);
   }
   let result = '';
   if (from === -1) {
-    const current = cwd();
     if (count === 0) return current; // resolve(): the cwd itself
     result = current.length === 1 ? '' : current; // the root is "/", and "/" + "/src" must not make "//src"
   }
@@ -292,10 +315,18 @@ function resolveOther(
  * ~3% more than `arguments`; and joining `cwd + "/"`, kept while cwd() returns the same string, to one short
  * `name/name` string is ~10% cheaper than joining four parts. The other calls are read from the right, as path.resolve
  * reads them: plain names after an absolute directory (`resolve(__dirname, 'x')`) or after the cwd are joined too.
+ * A provider's cwd() answers as the OS does; a cwd() that may answer otherwise (install()'s reads whatever process.cwd
+ * is, a test's mock included) comes with `odd`, which answers for any cwd that is not absolute and normalized.
  */
-export function resolverFor(cwd: () => string): (...segments: string[]) => string {
-  if (path.sep === '\\') return (...segments) => resolveWin32(cwd(), segments, process.env);
-  let base: string | undefined;
+export function resolverFor(cwd: () => string, odd?: OddCwd): (...segments: string[]) => string {
+  if (path.sep === '\\') {
+    return (...segments) => {
+      const current = cwd();
+      if (odd !== undefined && !isNormalCwd(current)) return odd(current, segments);
+      return resolveWin32(current, segments, process.env);
+    };
+  }
+  let base: unknown = resolverFor; // no answer yet: anything cwd() returns differs from it
   let prefix = '';
   // Where lone surrogates become U+FFFD: the last name found well-formed in each place, so that a repeated name costs
   // a comparison, not an isWellFormed call (~3 ns on Bun 1.4).
@@ -326,6 +357,7 @@ export function resolverFor(cwd: () => string): (...segments: string[]) => strin
       }
       const current = cwd();
       if (current !== base) {
+        if (odd !== undefined && !isNormalCwd(current)) return odd(current, [first, second]);
         base = current;
         prefix = current.length === 1 ? '/' : `${current}/`; // the root is "/", and "/" + "/src" must not make "//src"
       }
@@ -333,8 +365,8 @@ export function resolverFor(cwd: () => string): (...segments: string[]) => strin
       return prefix + (first + '/' + second);
     }
     // Up to two segments travel as they are, more as an array: an arguments object would cost more.
-    if (count <= 2) return resolveOther(cwd, count, first, second, undefined);
+    if (count <= 2) return resolveOther(cwd, odd, count, first, second, undefined);
     // biome-ignore lint/complexity/noArguments: as above
-    return resolveOther(cwd, count, first, second, Array.prototype.slice.call(arguments));
+    return resolveOther(cwd, odd, count, first, second, Array.prototype.slice.call(arguments));
   };
 }

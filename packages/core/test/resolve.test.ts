@@ -123,6 +123,42 @@ describe('resolveFrom on POSIX', () => {
     );
   });
 
+  it('hands a cwd answer that is not absolute and normalized to `odd`, and answers every other as path.resolve', () => {
+    // What a test's fake of process.cwd can answer: the OS's kind of path, or '', 'rel', '/a//b/', '/a/./b', 42 ...
+    const oddAnswer = fc.oneof(
+      fc.constantFrom('', '.', 'rel', 'rel/dir', '/a//b', '/a/', '/a/./b', '/a/../b', '//', 42, undefined, null),
+      posixSegment.filter((segment) => !segment.startsWith('/')),
+    );
+    const segments = fc.oneof(fc.array(posixSegment, { maxLength: 4 }), fc.tuple(posixPiece, posixPiece));
+    fc.assert(
+      fc.property(fc.oneof(posixCwd, oddAnswer), segments, (answer, list) => {
+        const handed: unknown[] = [];
+        const resolve = resolverFor(
+          () => answer as string,
+          (odd, given) => {
+            handed.push(odd, given);
+            return 'odd';
+          },
+        );
+        const needsCwd = !list.some((segment) => segment.startsWith('/'));
+        const normal =
+          answer === '/' ||
+          (typeof answer === 'string' &&
+            answer.startsWith('/') &&
+            !answer.endsWith('/') &&
+            path.normalize(answer) === answer);
+        if (!needsCwd || normal) {
+          expect(resolve(...list)).toBe(reference(path, needsCwd ? (answer as string) : '/unused', list));
+          expect(handed).toEqual([]);
+        } else {
+          expect(resolve(...list)).toBe('odd');
+          expect(handed).toEqual([answer, list]);
+        }
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
   it('keeps one resolve right while its cwd changes between calls (the joined prefix follows the cwd)', () => {
     const call = fc.tuple(fc.constantFrom('/', '/w', '/w/x', '/v'), fc.tuple(name, name));
     fc.assert(

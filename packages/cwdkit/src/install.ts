@@ -9,6 +9,7 @@ import {
   installHook,
   isClosed,
   isMainThread,
+  type OddCwd,
   resolverFor,
   runtime,
   threadState,
@@ -179,12 +180,18 @@ export function install(provider: CwdProvider): () => void {
       }
     };
   const processCwd = cwdReplacement(slots[0] as Slot); // targets() lists process.cwd first
-  // path.resolve: core's resolver (identical to the runtime's own) over the installed process.cwd, which is what the
-  // runtime's own reads on Node and Deno; Bun's reads its native cache, so there the replacement is what makes
-  // path.resolve follow the provider. After uninstall() a copy someone kept reads the original process.cwd. It looks
-  // like the original to code that inspects it.
+  // path.resolve: core's resolver (identical to the runtime's own) over whatever process.cwd is at the call, as the
+  // runtime's own reads it on Node and Deno: ours, a test's mock (vi.spyOn), a wrapper put over ours (graceful-fs).
+  // Bun's reads its native cache, so there the replacement is what makes path.resolve follow. A cwd that is not
+  // absolute and normalized (a mock's '' or 'rel') goes to the runtime's own resolve, which asks process.cwd again on
+  // Node and Deno, and is handed the answer on Bun. After uninstall() a copy someone kept reads the original
+  // process.cwd. It looks like the original to code that inspects it.
   const resolveReplacement = ({ original }: Slot) => {
-    const resolve = resolverFor(processCwd);
+    const odd: OddCwd =
+      runtime === 'bun'
+        ? (answer, segments) => original(...(typeof answer === 'string' ? [answer, ...segments] : segments)) as string
+        : (_answer, segments) => original.apply(path, segments as unknown[]) as string;
+    const resolve = resolverFor(() => process.cwd(), odd);
     for (const key of ['length', 'name']) {
       const descriptor = Object.getOwnPropertyDescriptor(original, key);
       if (descriptor) Object.defineProperty(resolve, key, descriptor);

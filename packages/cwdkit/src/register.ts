@@ -457,21 +457,31 @@ function wait(start: RegisterStart, started?: Started): void {
   const forward = (owner: Record<string, unknown>, key: string) => {
     const descriptor = Object.getOwnPropertyDescriptor(owner, key);
     if (!descriptor || typeof descriptor.value !== 'function' || !descriptor.writable) return;
-    // Named and shaped like the runtime's own (`length` too): code that inspects them sees what it expects.
+    // chdir loads; cwd does not (the runtime's own answer is right until the first chdir). cwd's stub is there so
+    // that a function put over process.cwd before the first chdir (a test's vi.spyOn, a wrapper) stays on top at the
+    // load, as it would over an install at start: the stub under it then forwards to the installed one.
+    const loads = key === 'chdir';
     const stub = {
       [key](this: unknown, ...args: unknown[]) {
-        load();
-        return ((entry.target ?? owner[key]) as (...args: unknown[]) => unknown).apply(this, args);
+        if (loads) load();
+        // Until a load succeeds, what the slot holds is the stub or a wrapper that calls it (graceful-fs's): the
+        // runtime's own answers then.
+        const to = (entry.target ?? (waiting || failure !== undefined ? descriptor.value : owner[key])) as Fn;
+        return (to === stub ? descriptor.value : to).apply(this, args as never[]);
       },
     }[key] as Fn;
+    // Named and shaped like the runtime's own (`length` too): code that inspects them sees what it expects.
     Object.defineProperty(stub, 'length', { value: (descriptor.value as Fn).length });
     const entry: Stub = { owner, key, descriptor, stub, target: undefined };
     stubs.push(entry);
     Object.defineProperty(owner, key, { ...descriptor, value: stub });
   };
   forward((deno ?? own) as unknown as Record<string, unknown>, 'chdir');
-  if (deno && commonJsMain(deno)) forward(node() as unknown as Record<string, unknown>, 'chdir');
-  else if (deno) stubOnFirstTouch(() => waiting, forward);
+  if (own) forward(own as unknown as Record<string, unknown>, 'cwd');
+  if (deno && commonJsMain(deno)) {
+    forward(node() as unknown as Record<string, unknown>, 'chdir');
+    forward(node() as unknown as Record<string, unknown>, 'cwd');
+  } else if (deno) stubOnFirstTouch(() => waiting, forward);
   slots[PENDING_REGISTER] = load;
 }
 
@@ -490,7 +500,10 @@ function stubOnFirstTouch(waiting: () => boolean, forward: (owner: Record<string
     get(this: unknown) {
       Object.defineProperty(globalThis, 'process', descriptor);
       const value = read.call(this) as Record<string, unknown>;
-      if (waiting()) forward(value, 'chdir');
+      if (waiting()) {
+        forward(value, 'chdir');
+        forward(value, 'cwd');
+      }
       return value;
     },
   });
