@@ -4,7 +4,7 @@ export type { ChdirError, CwdkitErrorCode } from './errors.js';
 export { chdirError, checkDirectory, codedError, cwdError, hasCode } from './errors.js';
 export type { ProviderParts } from './provider.js';
 export { buildProvider, checkOptions, defineStrategy, didYouMean, isClosed } from './provider.js';
-export { type OddCwd, resolveFrom, resolverFor } from './resolve.js';
+export { type ResolverOptions, resolveFrom, resolverFor } from './resolve.js';
 export type { RuntimeName } from './runtime.js';
 export {
   chdirThroughRuntime,

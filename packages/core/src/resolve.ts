@@ -58,11 +58,14 @@ function hasPlainComponents(segment: string, start = 0): boolean {
   return true;
 }
 
-/**
- * What a cwd() given to resolverFor answered that is not what the OS gives (absolute and normalized): a test's mock
- * of process.cwd can answer '' or 'rel/../x'. Called with that answer and the segments; returns what path.resolve would.
- */
-export type OddCwd = (answer: unknown, segments: readonly unknown[]) => string;
+/** resolverFor's options. */
+export interface ResolverOptions {
+  /**
+   * cwd() may answer what the OS never would: it reads whatever process.cwd is, and a test's fake of it can answer
+   * '/a/', '', 'rel' or 42. Such answers get what path.resolve gives for them, asking for the cwd once.
+   */
+  readonly anyCwd?: boolean;
+}
 
 /** The last answer found absolute and normalized, so that an unchanged cwd is checked by one comparison. */
 let lastNormal: unknown;
@@ -77,6 +80,28 @@ function isNormalCwd(cwd: unknown): cwd is string {
       : cwd.charCodeAt(0) === SLASH && (cwd.length === 1 || hasPlainComponents(cwd, 1));
   if (normal) lastNormal = cwd;
   return normal;
+}
+
+/**
+ * path.posix.resolve(...segments) where process.cwd() answered `cwd`, which is not absolute and normalized (a test's
+ * fake), as Node 20-26 and Deno compute it, asking for the cwd as often as they do: a fake made with
+ * mockReturnValueOnce has answered. Node >= 22 and Deno read it first to return an absolute cwd as it is (resolve(),
+ * resolve(''), resolve('.')), and again when it was not absolute. A non-string goes to the runtime's own, which asks
+ * process.cwd() once more than it would.
+ */
+function resolveOddCwd(cwd: unknown, segments: readonly string[], again: () => unknown): string {
+  const itself = segments.length === 0 || (segments.length === 1 && (segments[0] === '' || segments[0] === '.'));
+  if (!returnsCwdAsIs || !itself || typeof cwd !== 'string') return resolveWithCwd(cwd, segments);
+  return cwd.charCodeAt(0) === SLASH ? cwd : resolveWithCwd(again(), segments);
+}
+
+/** path.posix.resolve's general case, for relative segments (none absolute) and the cwd it read. */
+function resolveWithCwd(cwd: unknown, segments: readonly string[]): string {
+  if (typeof cwd !== 'string') return posixResolve(...segments);
+  if (cwd.charCodeAt(0) === SLASH) return posixResolve(cwd, ...segments);
+  // Relative: normalized, with no trailing slash, and '.' for nothing.
+  const normal = path.posix.normalize([cwd, ...segments].filter((part) => part.length > 0).join('/') || '.');
+  return normal.length > 1 && normal.charCodeAt(normal.length - 1) === SLASH ? normal.slice(0, -1) : normal;
 }
 
 /** path.posix.resolve for a process whose cwd is `cwd`. */
@@ -270,7 +295,7 @@ function listOf(count: number, first: unknown, second: unknown, all: unknown[] |
  */
 function resolveOther(
   cwd: () => string,
-  odd: OddCwd | undefined,
+  anyCwd: boolean,
   count: number,
   first: unknown,
   second: unknown,
@@ -288,7 +313,8 @@ function resolveOther(
     }
   }
   const current = from === -1 ? cwd() : '';
-  if (from === -1 && odd !== undefined && !isNormalCwd(current)) return odd(current, listOf(count, first, second, all));
+  if (from === -1 && anyCwd && !isNormalCwd(current))
+    return resolveOddCwd(current, listOf(count, first, second, all), cwd);
   if (ill) {
     const list = listOf(count, first, second, all);
     return from === -1 ? posixResolve(current, ...list) : posixResolve(...list);
@@ -315,14 +341,18 @@ function resolveOther(
  * ~3% more than `arguments`; and joining `cwd + "/"`, kept while cwd() returns the same string, to one short
  * `name/name` string is ~10% cheaper than joining four parts. The other calls are read from the right, as path.resolve
  * reads them: plain names after an absolute directory (`resolve(__dirname, 'x')`) or after the cwd are joined too.
- * A provider's cwd() answers as the OS does; a cwd() that may answer otherwise (install()'s reads whatever process.cwd
- * is, a test's mock included) comes with `odd`, which answers for any cwd that is not absolute and normalized.
+ * A provider's cwd() answers as the OS does; one that may answer otherwise (install()'s reads whatever process.cwd is,
+ * a test's fake included) is given with `anyCwd`.
  */
-export function resolverFor(cwd: () => string, odd?: OddCwd): (...segments: string[]) => string {
+export function resolverFor(
+  cwd: () => string,
+  { anyCwd = false }: ResolverOptions = {},
+): (...segments: string[]) => string {
   if (path.sep === '\\') {
     return (...segments) => {
       const current = cwd();
-      if (odd !== undefined && !isNormalCwd(current)) return odd(current, segments);
+      // An odd answer on Windows: the runtime's own, which asks process.cwd() again.
+      if (anyCwd && !isNormalCwd(current)) return win32Resolve(...segments);
       return resolveWin32(current, segments, process.env);
     };
   }
@@ -357,7 +387,7 @@ export function resolverFor(cwd: () => string, odd?: OddCwd): (...segments: stri
       }
       const current = cwd();
       if (current !== base) {
-        if (odd !== undefined && !isNormalCwd(current)) return odd(current, [first, second]);
+        if (anyCwd && !isNormalCwd(current)) return resolveOddCwd(current, [first, second], cwd);
         base = current;
         prefix = current.length === 1 ? '/' : `${current}/`; // the root is "/", and "/" + "/src" must not make "//src"
       }
@@ -365,8 +395,8 @@ export function resolverFor(cwd: () => string, odd?: OddCwd): (...segments: stri
       return prefix + (first + '/' + second);
     }
     // Up to two segments travel as they are, more as an array: an arguments object would cost more.
-    if (count <= 2) return resolveOther(cwd, odd, count, first, second, undefined);
+    if (count <= 2) return resolveOther(cwd, anyCwd, count, first, second, undefined);
     // biome-ignore lint/complexity/noArguments: as above
-    return resolveOther(cwd, odd, count, first, second, Array.prototype.slice.call(arguments));
+    return resolveOther(cwd, anyCwd, count, first, second, Array.prototype.slice.call(arguments));
   };
 }

@@ -9,7 +9,6 @@ import {
   installHook,
   isClosed,
   isMainThread,
-  type OddCwd,
   resolverFor,
   runtime,
   threadState,
@@ -24,6 +23,9 @@ interface Slot {
   readonly descriptor: PropertyDescriptor | undefined;
   readonly original: (...args: unknown[]) => unknown;
 }
+
+/** Whether this copy runs in a vm context (jest's test files): objects Node made are then another realm's. */
+const vmContext = Object.getPrototypeOf(process.versions) !== Object.prototype;
 
 /** One record per thread, shared by the ESM and CJS copies of core, so that a second install is seen by both. */
 const state = threadState('install', () => ({
@@ -180,18 +182,15 @@ export function install(provider: CwdProvider): () => void {
       }
     };
   const processCwd = cwdReplacement(slots[0] as Slot); // targets() lists process.cwd first
-  // path.resolve: core's resolver (identical to the runtime's own) over whatever process.cwd is at the call, as the
-  // runtime's own reads it on Node and Deno: ours, a test's mock (vi.spyOn), a wrapper put over ours (graceful-fs).
-  // Bun's reads its native cache, so there the replacement is what makes path.resolve follow. A cwd that is not
-  // absolute and normalized (a mock's '' or 'rel') goes to the runtime's own resolve, which asks process.cwd again on
-  // Node and Deno, and is handed the answer on Bun. After uninstall() a copy someone kept reads the original
-  // process.cwd. It looks like the original to code that inspects it.
+  // path.resolve: core's resolver, identical to the runtime's own. Node's and Deno's own read process.cwd at each
+  // call, so a test's fake of it (vi.spyOn, an assignment) or a wrapper put over ours moves them: ours reads whatever
+  // process.cwd is at the call too. Bun's own reads its native cache and never calls process.cwd, and code in a vm
+  // context (jest's test files) gets a copy of process that the runtime's own never reads: there ours reads the
+  // provider, as before. After uninstall() a copy someone kept reads the original process.cwd. It looks like the
+  // original to code that inspects it.
+  const readsProcessCwd = runtime !== 'bun' && !vmContext;
   const resolveReplacement = ({ original }: Slot) => {
-    const odd: OddCwd =
-      runtime === 'bun'
-        ? (answer, segments) => original(...(typeof answer === 'string' ? [answer, ...segments] : segments)) as string
-        : (_answer, segments) => original.apply(path, segments as unknown[]) as string;
-    const resolve = resolverFor(() => process.cwd(), odd);
+    const resolve = readsProcessCwd ? resolverFor(() => process.cwd(), { anyCwd: true }) : resolverFor(processCwd);
     for (const key of ['length', 'name']) {
       const descriptor = Object.getOwnPropertyDescriptor(original, key);
       if (descriptor) Object.defineProperty(resolve, key, descriptor);

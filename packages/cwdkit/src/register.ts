@@ -470,8 +470,11 @@ function wait(start: RegisterStart, started?: Started): void {
         return (to === stub ? descriptor.value : to).apply(this, args as never[]);
       },
     }[key] as Fn;
-    // Named and shaped like the runtime's own (`length` too): code that inspects them sees what it expects.
-    Object.defineProperty(stub, 'length', { value: (descriptor.value as Fn).length });
+    // Named and shaped like the runtime's own (Node's are 'wrappedCwd' and 'wrappedChdir' on the main thread):
+    // code that inspects them sees what it expects.
+    for (const property of ['name', 'length']) {
+      Object.defineProperty(stub, property, { value: (descriptor.value as Fn)[property as 'name' | 'length'] });
+    }
     const entry: Stub = { owner, key, descriptor, stub, target: undefined };
     stubs.push(entry);
     Object.defineProperty(owner, key, { ...descriptor, value: stub });
