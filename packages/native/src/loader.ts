@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
+// Not named createRequire: a bundle's banner often declares that name (esbuild's users' `const require = createRequire(...)`).
+import { createRequire as requireFrom } from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -47,7 +48,7 @@ function packageRoot(): string | undefined {
     // no package.json there: bundled
   }
   try {
-    return path.dirname(createRequire(here).resolve(`${NAME}/package.json`));
+    return path.dirname(requireFrom(here).resolve(`${NAME}/package.json`));
   } catch {
     return undefined;
   }
@@ -71,7 +72,7 @@ export function load(): Binding {
   }
   try {
     // node-gyp-build as installed with the package; build/Release first, then prebuilds/<platform>-<arch>.
-    return (createRequire(path.join(root, 'package.json'))('node-gyp-build') as (directory: string) => Binding)(root);
+    return (requireFrom(path.join(root, 'package.json'))('node-gyp-build') as (directory: string) => Binding)(root);
   } catch (cause) {
     const target = `${process.platform}-${process.arch}`;
     const reason = cause instanceof Error ? ` (${cause.message.split('\n')[0]})` : '';
