@@ -107,6 +107,13 @@ describe.each(['kernel', 'handles'] as const)('thread-cwd against a real chdir, 
   }
 
   const node24 = findRuntime('node24');
+  // libuv's io_uring (off by default since Node 20.x): async fs calls are then submitted from the loop's own thread,
+  // not the pool's; the relative ones still reach the OS joined to the handle, so the mode changes nothing.
+  it.skipIf(!node24 || (mode === 'kernel' && !kernelHere))('node24 with UV_USE_IO_URING=1: the same', async () => {
+    const { real, thread } = await sides(node24 as string, `io-uring-${mode}`, mode, { UV_USE_IO_URING: '1' });
+    expect(differences(real, thread)).toEqual([]);
+  });
+
   // Handles mode covers readFileSync; kernel mode needs no cover for it (the thread is in the directory), but still
   // covers readFile, which runs on libuv's shared pool.
   const broken = mode === 'kernel' ? 'readFile' : 'readFileSync';
