@@ -163,12 +163,12 @@ function forget(): void {
   const own = state.own;
   if (own === undefined) return;
   state.own = undefined;
-  if (calls && state.kernel) {
-    state.kernel = false;
-    kernelLeave(calls);
-  }
   retire(own);
   setEnvironmentData(HANDOFF, undefined); // undefined deletes it
+  if (calls && state.kernel) {
+    state.kernel = false;
+    kernelLeave(calls); // last: where it throws (/proc/self/cwd not reachable), the rest is done
+  }
 }
 
 function threadChdir(directory: string): void {
