@@ -19,6 +19,12 @@ export interface CwdCapabilities {
    */
   readonly chdirScope?: 'process' | 'thread';
   /**
+   * With chdirScope 'thread': how an installed worker's chdir is made. 'kernel': the worker's OS thread gets a working
+   * directory of its own (Linux unshare(CLONE_FS)) and a real chdir, so calls that run on that thread follow it
+   * unchanged; 'handles': the thread's calls are rewritten to reach its directory by a handle. Absent elsewhere.
+   */
+  readonly threadCwd?: 'kernel' | 'handles';
+  /**
    * True in a cold worker: one that found none of the strategy's shared memory, because its main thread had not
    * loaded the strategy when the worker started. Such a thread gets no cache of the strategy's own: every cwd() asks
    * the OS, or the runtime where the runtime's own worker cwd is coherent (Node 24.15+, Deno). Absent elsewhere (as

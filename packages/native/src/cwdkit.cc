@@ -24,6 +24,9 @@
 
 #include <cerrno>
 #endif
+#ifdef __linux__
+#include <sched.h>  // unshare, CLONE_FS (g++ defines _GNU_SOURCE)
+#endif
 
 #include <atomic>
 #include <chrono>
@@ -300,6 +303,91 @@ void Unwatch(const Napi::CallbackInfo& info) {
   }
 }
 
+#ifdef __linux__
+// A thread's own working directory (@cwdkit/thread-cwd's kernel mode). On Linux a thread's cwd, root and umask live
+// in its fs_struct, which threads share because pthread_create clones with CLONE_FS; unshare(CLONE_FS) gives the
+// calling thread a copy of its own, and chdir(2)/fchdir(2) then move that thread only. Every answer is 0 or an errno:
+// JS words the errors.
+
+// Whether unshare(CLONE_FS) is allowed here: tried on a thread of its own, made for it and joined, so the calling
+// thread keeps its fs_struct. Seccomp (Docker's default profile, CRI-O, Kubernetes' RuntimeDefault) refuses it with
+// EPERM. The new thread inherits the calling thread's filter. Process-wide, so asked once (trap 6: atomic).
+std::atomic<int> probed{-1};
+
+void* Probe(void* result) {
+  *static_cast<int*>(result) = ::unshare(CLONE_FS) == 0 ? 0 : errno;
+  return nullptr;
+}
+
+napi_value ProbeUnshare(napi_env env, napi_callback_info) {
+  int answer = probed.load();
+  if (answer < 0) {
+    int result = 0;
+    pthread_t thread;
+    int error = pthread_create(&thread, nullptr, &Probe, &result);
+    if (error == 0) {
+      pthread_join(thread, nullptr);
+      answer = result;
+      probed.store(answer);
+    } else {
+      answer = error;  // no thread to try it on (a thread limit): not kept, asked again next time
+    }
+  }
+  napi_value value;
+  napi_create_int32(env, answer, &value);
+  return value;
+}
+
+// libuv's threadpool is made once per process, by the thread that first queues work (uv__work_submit's uv_once,
+// which creates every pool thread before it returns), and those threads share that thread's fs_struct. Queued here,
+// before this thread unshares, a no-op work item makes sure the pool exists and shares the process's, not this
+// thread's (otherwise every thread's async relative calls would run in this thread's directory: trap 16).
+struct PoolStart {
+  napi_async_work work = nullptr;
+};
+
+void PoolStartExecute(napi_env, void*) {}
+
+void PoolStartComplete(napi_env env, napi_status, void* data) {
+  auto* start = static_cast<PoolStart*>(data);
+  napi_delete_async_work(env, start->work);
+  delete start;
+}
+
+// unshareFs() → 0 or errno: the pool started, then this thread's fs_struct made its own. Once per thread is enough
+// (a second call copies the copy); the caller keeps track.
+napi_value UnshareFs(napi_env env, napi_callback_info) {
+  napi_value value;
+  auto* start = new PoolStart();
+  napi_value name;
+  napi_create_string_utf8(env, "cwdkit.poolStart", NAPI_AUTO_LENGTH, &name);
+  if (napi_create_async_work(env, nullptr, name, PoolStartExecute, PoolStartComplete, start, &start->work) != napi_ok ||
+      napi_queue_async_work(env, start->work) != napi_ok) {
+    if (start->work != nullptr) napi_delete_async_work(env, start->work);
+    delete start;
+    napi_create_int32(env, EAGAIN, &value);  // the pool could not be started first: no unshare
+    return value;
+  }
+  napi_create_int32(env, ::unshare(CLONE_FS) == 0 ? 0 : errno, &value);
+  return value;
+}
+
+// fchdir(fd) → 0 or errno: this thread's cwd (the process's too, unless unshareFs() ran on this thread).
+napi_value Fchdir(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int32_t fd = -1;
+  napi_value value;
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  if (argc < 1 || napi_get_value_int32(env, argv[0], &fd) != napi_ok) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "fchdir(fd: number)");
+    return nullptr;
+  }
+  napi_create_int32(env, ::fchdir(fd) == 0 ? 0 : errno, &value);
+  return value;
+}
+#endif
+
 // Plain Node-API: on the hot path of the benchmarks, node-addon-api's CallbackInfo would double the cost.
 napi_value Noop(napi_env, napi_callback_info) {
   return nullptr;
@@ -321,6 +409,14 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   napi_value noop;
   napi_create_function(env, "noop", NAPI_AUTO_LENGTH, Noop, nullptr, &noop);
   exports.Set("noop", noop);
+#ifdef __linux__
+  const napi_property_descriptor kernel[] = {
+      {"probeUnshare", nullptr, ProbeUnshare, nullptr, nullptr, nullptr, napi_default_method, nullptr},
+      {"unshareFs", nullptr, UnshareFs, nullptr, nullptr, nullptr, napi_default_method, nullptr},
+      {"fchdir", nullptr, Fchdir, nullptr, nullptr, nullptr, napi_default_method, nullptr},
+  };
+  napi_define_properties(env, exports, sizeof kernel / sizeof kernel[0], kernel);
+#endif
   return exports;
 }
 

@@ -485,6 +485,15 @@ function withFilter(args: unknown[], joined: unknown[]): void {
   };
 }
 
+/**
+ * Whether a covered function runs on the calling thread and keeps nothing that walks its path later: a sync call with
+ * no watcher, Blob, Dir (a recursive one opens subfolders by path, from the pool too) or disposable to hold. In kernel
+ * mode such a call needs no join (cp's too: its links then name the cwd as a real chdir's do).
+ */
+function onThread(kind: Kind, { keeps, returns }: Spec): boolean {
+  return kind === 'sync' && keeps === undefined && returns !== 'dir' && returns !== 'disposable';
+}
+
 /** A function's name and length kept by its wrapper (what a caller may read from it). */
 function named(wrapper: Fn, original: Fn): Fn {
   Object.defineProperty(wrapper, 'name', { value: original.name });
@@ -576,10 +585,18 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
   };
   // Forwarding `arguments` untouched is V8's fast path (no array is made): a thread that never chdir'd pays one
   // check. Counted with callgrind (statSync, Node 24): +91 instructions on ~4,500, where a rest parameter here cost 421.
-  const wrapped = function (this: unknown): unknown {
-    // biome-ignore lint/complexity/noArguments: see above
-    return (state.own === undefined ? original : covered).apply(this, arguments as unknown as unknown[]);
-  };
+  // In kernel mode a call that runs on this thread and returns nothing that walks the path later is the call as it
+  // was: the kernel resolves it against the thread's own cwd.
+  const wrapped = onThread(kind, spec)
+    ? function (this: unknown): unknown {
+        const call = state.own === undefined || state.kernel ? original : covered;
+        // biome-ignore lint/complexity/noArguments: see above
+        return call.apply(this, arguments as unknown as unknown[]);
+      }
+    : function (this: unknown): unknown {
+        // biome-ignore lint/complexity/noArguments: see above
+        return (state.own === undefined ? original : covered).apply(this, arguments as unknown as unknown[]);
+      };
   return named(wrapped, original);
 }
 
@@ -629,7 +646,7 @@ function childCwd(own: Own, cwd: unknown): unknown {
 /** child_process's sync forms take (file, args?, options?); execSync (command, options?): `options` at `at`. */
 function withChildCwd(args: unknown[], at: number): unknown[] {
   const own = state.own;
-  if (own === undefined) return args;
+  if (own === undefined || state.kernel) return args; // kernel mode: the child forks from this thread, in its cwd
   const copy = args.slice();
   const options = copy[at];
   if (options === undefined || options === null) copy[at] = { cwd: childCwd(own, undefined) };
@@ -740,7 +757,10 @@ export function cover(): () => void {
     (original) =>
       function spawn(this: unknown, options: unknown) {
         const own = state.own;
-        if (own === undefined || options === null || typeof options !== 'object') return original.call(this, options);
+        // Kernel mode: libuv forks the child from this thread, which starts in this thread's cwd (a relative cwd too).
+        if (own === undefined || state.kernel || options === null || typeof options !== 'object') {
+          return original.call(this, options);
+        }
         return original.call(this, { ...options, cwd: childCwd(own, (options as { cwd?: unknown }).cwd) });
       },
     'child_process.ChildProcess.prototype.spawn',
@@ -761,7 +781,7 @@ export function cover(): () => void {
     'listen',
     (original) =>
       function listen(this: unknown, ...args: unknown[]) {
-        const own = state.own;
+        const own = state.kernel ? undefined : state.own; // kernel mode: bound on this thread, in its cwd
         const joined = own && joinSocket(own, args);
         if (own === undefined || joined === undefined) return original.apply(this, args);
         const server = this as { _pipeName?: unknown; once(event: string, listener: () => void): unknown };
@@ -786,7 +806,7 @@ export function cover(): () => void {
     'connect',
     (original) =>
       function connect(this: unknown, ...args: unknown[]) {
-        const own = state.own;
+        const own = state.kernel ? undefined : state.own; // kernel mode: connected from this thread, in its cwd
         // net.connect() passes its normalized arguments as one array (marked by a symbol of net's): changed in place.
         const slots = Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
         const joined = own && joinSocket(own, slots);
@@ -801,7 +821,7 @@ export function cover(): () => void {
     (original) =>
       function loadEnvFile(this: unknown, ...args: unknown[]) {
         const own = state.own;
-        if (own === undefined) return original.apply(this, args);
+        if (own === undefined || state.kernel) return original.apply(this, args); // kernel mode: read on this thread
         const copy = args.slice();
         copy[0] = toOs(own, args[0] === undefined ? '.env' : args[0]);
         try {
@@ -820,7 +840,8 @@ export function cover(): () => void {
         const own = state.own;
         const filename = args[1];
         // dlopen(3) searches the library path for a name without a slash: only a relative path with one is the cwd's.
-        if (own === undefined || typeof filename !== 'string' || !filename.includes('/')) {
+        // Kernel mode: dlopen(3) runs on this thread, in its cwd.
+        if (own === undefined || state.kernel || typeof filename !== 'string' || !filename.includes('/')) {
           return original.apply(this, args);
         }
         const copy = args.slice();

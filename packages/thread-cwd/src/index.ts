@@ -16,10 +16,12 @@ import {
 } from '@cwdkit/core';
 import { createProvider as createProcessCwd } from '@cwdkit/sab-atomics';
 import { cover } from './cover.js';
+import { kernelCalls, kernelChdir, kernelLeave, type ThreadCwdMode } from './kernel.js';
 import { fsOriginals, HANDOFF, handlePath, makeOwn, type Own, retire, state, verify, viaHandle } from './state.js';
 import { coverWorkers } from './workers.js';
 
 export { coveredFunctions, type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';
+export type { ThreadCwdMode } from './kernel.js';
 
 // The originals, taken before install() can cover them (trap 7): this module's own calls never go through the cover.
 const { closeSync, fstatSync, openSync, readlinkSync, statSync } = fsOriginals;
@@ -76,8 +78,18 @@ function warnProcessScope(): void {
 /** The process cwd, coherent in every thread (a generation counter in shared memory): what a worker follows. */
 const processCwd = createProcessCwd();
 
+/** Kernel mode's calls (see kernel.ts), where the addon loads and unshare(CLONE_FS) is allowed; else handles mode. */
+const calls = threadScoped ? kernelCalls() : undefined;
+const threadCwdMode: ThreadCwdMode = calls ? 'kernel' : 'handles';
+
 const capabilities: CwdCapabilities = threadScoped
-  ? { workerCoherent: true, chdirFromWorker: true, externalChange: 'never', chdirScope: 'thread' }
+  ? {
+      workerCoherent: true,
+      chdirFromWorker: true,
+      externalChange: 'never',
+      chdirScope: 'thread',
+      threadCwd: threadCwdMode,
+    }
   : { workerCoherent: true, chdirFromWorker: false, externalChange: 'never', chdirScope: 'process' };
 
 /** A worker started by a chdir'd worker starts in its parent's cwd (trap 3's channel, copied at `new Worker`). */
@@ -118,6 +130,17 @@ function enter(target: string | Buffer, asked: string): void {
     if (hasCode(error)) throw chdirError(error.code, cwdForMessage(), asked);
     throw error;
   }
+  // Kernel mode, installed: the thread itself moves (its own fs_struct), so what runs on it needs no join.
+  if (calls && state.installed) {
+    try {
+      kernelChdir(calls, fd);
+    } catch (error) {
+      closeSync(fd);
+      if (hasCode(error) && !error.code.startsWith('ERR_')) throw chdirError(error.code, cwdForMessage(), asked);
+      throw error;
+    }
+    state.kernel = true;
+  }
   const previous = state.own;
   state.own = entered;
   if (previous) retire(previous); // closed once nothing started in it still walks its handle
@@ -142,6 +165,10 @@ function forget(): void {
   state.own = undefined;
   retire(own);
   setEnvironmentData(HANDOFF, undefined); // undefined deletes it
+  if (calls && state.kernel) {
+    state.kernel = false;
+    kernelLeave(calls); // last: where it throws (/proc/self/cwd not reachable), the rest is done
+  }
 }
 
 function threadChdir(directory: string): void {
@@ -235,6 +262,21 @@ export const strategy = defineStrategy({
           throw error;
         }
         state.installed = true;
+        // A worker that took its parent's cwd at create() (inherited) moves there in the kernel now, in an fs_struct
+        // of its own, so that its own calls need no join. (A worker started by a worker with its own fs_struct shares
+        // that one at its start; its parent then takes a new copy: workers.ts, detachWorker.)
+        const own = state.own;
+        if (calls && own) {
+          try {
+            kernelChdir(calls, own.fd);
+          } catch (error) {
+            state.installed = false;
+            undoWorkers();
+            undo();
+            throw error;
+          }
+          state.kernel = true;
+        }
         return () => {
           undoWorkers();
           undo();

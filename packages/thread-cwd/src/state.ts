@@ -49,6 +49,10 @@ interface ThreadState {
   open?: number;
   /** Whether this thread was started with the setup entry preloaded (see workers.ts). */
   preloaded?: boolean;
+  /** Kernel mode: this thread's fs_struct is its own (unshare(CLONE_FS) ran on it; it cannot be undone). */
+  unshared?: boolean;
+  /** Kernel mode: the thread's kernel cwd is `own`'s directory, so calls that run on this thread need no join. */
+  kernel?: boolean;
   /** Whether the main thread's install() said that workers cannot have a cwd of their own here (index.ts). */
   warnedProcessScope?: boolean;
 }

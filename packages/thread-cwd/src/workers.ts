@@ -5,6 +5,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import process from 'node:process';
 import workerThreads, { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
 import { codedError } from '@cwdkit/core';
+import { detachWorker } from './kernel.js';
 import { type Fn, patcher } from './patch.js';
 import { HANDOFF, handlePath, hold, state } from './state.js';
 import { ADDED, type Added, adoptStartCover, coveredWorker, preloadsSetup } from './worker-class.js';
@@ -52,6 +53,8 @@ const around = (filename: unknown) => {
   covering = true;
   return (worker: unknown) => {
     covering = false;
+    detachWorker(); // kernel mode: its thread now exists, sharing this thread's fs_struct
+
     if (handed) {
       if (worker) (worker as { once(event: string, listener: () => void): unknown }).once('exit', handed);
       else handed();

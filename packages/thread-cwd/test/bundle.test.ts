@@ -53,6 +53,7 @@ beforeAll(() => {
   for (const [name, folder] of [
     ['cwdkit', 'cwdkit'],
     ['@cwdkit/core', 'core'],
+    ['@cwdkit/native', 'native'], // its JavaScript: a bundle holds no addon, so thread-cwd runs in handles mode
     ['@cwdkit/sab-atomics', 'sab-atomics'],
     ['@cwdkit/thread-cwd', 'thread-cwd'],
   ] as const) {

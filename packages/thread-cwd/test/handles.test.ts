@@ -5,7 +5,9 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { findRuntime } from '@cwdkit/conformance';
+import { kernel } from '@cwdkit/native/kernel';
 import { describe, expect, it } from 'vitest';
+import { noUnshare } from '../../native/test/no-unshare.js';
 
 const script = path.join(import.meta.dirname, 'fixtures', 'handles.cjs');
 const nodes = (['node22', 'node24', 'node26'] as const).flatMap((name) => {
@@ -13,10 +15,16 @@ const nodes = (['node22', 'node24', 'node26'] as const).flatMap((name) => {
   return binary ? [[name, binary] as const] : [];
 });
 
-/** One libuv threadpool thread, so the fixture can hold every async call until after its chdir. */
-const run = (node: string, mode: 'real' | 'thread', scenario: string, flags: string[] = []) =>
+/** Whether kernel mode can run here (the addon loads and unshare(CLONE_FS) is allowed). */
+const kernelHere = ((calls) => !(calls instanceof Error) && calls.probeUnshare() === 0)(kernel());
+
+/**
+ * One libuv threadpool thread, so the fixture can hold every async call until after its chdir. In thread-cwd's mode
+ * for this machine, or, with `handles`, under a seccomp filter that refuses unshare(2) (handles mode).
+ */
+const run = (node: string, mode: 'real' | 'thread', scenario: string, flags: string[] = [], handles = false) =>
   JSON.parse(
-    execFileSync(node, [...flags, script, mode, scenario], {
+    execFileSync(handles ? noUnshare() : node, [...(handles ? [node] : []), ...flags, script, mode, scenario], {
       encoding: 'utf8',
       env: { ...process.env, UV_THREADPOOL_SIZE: '1' },
     }),
@@ -89,10 +97,12 @@ describe.skipIf(nodes.length === 0 || process.platform !== 'linux')('what uses a
       expect(real.long).toBe('ok');
       // long: past sun_path's 107 bytes once joined to the handle, a name a real chdir could use: refused, loud.
       expect(real.closed).toEqual(['a', 'b']); // closed after a chdir to c: libuv unlinked c's s.sock
-      // The one difference: libuv unlinks the path it bound, here the joined one, so a's socket (never b's decoy, on
-      // the fd numbers the chdir freed: the handle is held until the server closes).
+      // Kernel mode: bound and connected on the worker's own thread, in its own cwd, as a real one.
+      if (kernelHere) expect(run(node, 'thread', 'socket')).toEqual(real);
+      // Handles mode: one difference, libuv unlinks the path it bound, here the joined one, so a's socket (never b's
+      // decoy, on the fd numbers the chdir freed: the handle is held until the server closes).
       const long = 'ERR_CWDKIT_SOCKET_PATH_TOO_LONG';
-      expect(run(node, 'thread', 'socket')).toEqual({ ...real, long, closed: ['b', 'c'] });
+      expect(run(node, 'thread', 'socket', [], true)).toEqual({ ...real, long, closed: ['b', 'c'] });
     });
 
     it('retired handles are closed once unused: many chdirs with every kind of user leak no fd', () => {

@@ -6,7 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { findRuntime } from '@cwdkit/conformance';
+import { kernel } from '@cwdkit/native/kernel';
 import { afterAll, describe, expect, it } from 'vitest';
+import { noUnshare } from '../../native/test/no-unshare.js';
 
 const run = promisify(execFile);
 const script = path.join(import.meta.dirname, 'fixtures', 'isolation.mjs');
@@ -14,28 +16,39 @@ const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'th
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 const node = findRuntime('node24');
 
-async function isolation(tag: string, rounds: number, env: Record<string, string> = {}) {
+type Mode = 'kernel' | 'handles';
+/** Whether kernel mode can run here (the addon loads and unshare(CLONE_FS) is allowed): skipped, visibly, where not. */
+const kernelHere = ((calls) => !(calls instanceof Error) && calls.probeUnshare() === 0)(kernel());
+
+/** Handles mode: under a real seccomp filter that refuses unshare(2) with EPERM (@cwdkit/native's test launcher). */
+async function isolation(tag: string, mode: Mode, rounds: number, env: Record<string, string> = {}) {
   const root = path.join(scratch, tag);
   fs.mkdirSync(root);
   fs.writeFileSync(path.join(root, 'name'), 'the process cwd'); // what an uncovered read silently gets
-  const { stdout } = await run(node as string, [script, root, '4', String(rounds)], {
+  const command = mode === 'kernel' ? [node as string] : [noUnshare(), node as string];
+  const { stdout } = await run(command[0] as string, [...command.slice(1), script, root, '4', String(rounds)], {
     cwd: root,
     env: { ...process.env, ...env },
   });
-  return JSON.parse(stdout);
+  const result = JSON.parse(stdout);
+  expect(result.modes, 'the mode thread-cwd chose in every worker').toEqual([mode]);
+  return result;
 }
 
-describe.skipIf(!node)('isolation', () => {
-  it('4 workers x 300 rounds: each reads its own files; the main thread never moves', async () => {
-    const result = await isolation('sound', 300);
+describe.each(['kernel', 'handles'] as const)('isolation, %s mode', (mode) => {
+  const skip = !node || (mode === 'kernel' && !kernelHere);
+  it.skipIf(skip)('4 workers x 300 rounds: each reads its own files; the main thread never moves', async () => {
+    const result = await isolation(`sound-${mode}`, mode, 300);
     expect(result.mismatches).toEqual([]);
     expect(result.reads).toBeGreaterThan(4 * 300 * 6);
     expect(result.main).toEqual({ moved: 0, cwd: true, os: true });
   });
 
-  it('fails on a broken cover: readFileSync left uncovered reads the process cwd', async () => {
-    const result = await isolation('broken', 20, { THREAD_CWD_BREAK: 'readFileSync' });
+  // Kernel mode needs no cover for readFileSync (the thread is in its directory); readFile runs on the shared pool.
+  const broken = mode === 'kernel' ? 'readFile' : 'readFileSync';
+  it.skipIf(skip)(`fails on a broken cover: ${broken} left uncovered reads the process cwd`, async () => {
+    const result = await isolation(`broken-${mode}`, mode, 20, { THREAD_CWD_BREAK: broken });
     expect(result.mismatchCount).toBeGreaterThan(0);
-    expect(result.mismatches[0]).toMatchObject({ what: 'readFileSync', got: 'the process cwd' });
+    expect(result.mismatches[0]).toMatchObject({ what: broken, got: 'the process cwd' });
   });
 });

@@ -5,8 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findRuntime } from '@cwdkit/conformance';
+import { kernel } from '@cwdkit/native/kernel';
 import threadCwd, { createProvider } from '@cwdkit/thread-cwd';
 import { afterAll, describe, expect, it } from 'vitest';
+import { noUnshare } from '../../native/test/no-unshare.js';
 
 const script = path.join(import.meta.dirname, 'fixtures', 'scenario.mjs');
 const register = fs.realpathSync(path.join(import.meta.dirname, '..', '..', 'cwdkit', 'dist', 'register.cjs'));
@@ -14,6 +16,8 @@ const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'th
 fs.chmodSync(scratch, 0o755); // nobody must be able to enter it (the EACCES test)
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 const node = findRuntime('node24');
+/** Whether kernel mode runs here (the addon loads and unshare(CLONE_FS) is allowed); else handles mode. */
+const kernelHere = ((calls) => !(calls instanceof Error) && calls.probeUnshare() === 0)(kernel());
 let dirs = 0;
 /** A worker with no code of its own: where it is, what its relative x.txt holds; with a grandchild if asked. */
 const reportWorker = `const fs = require('node:fs');
@@ -55,7 +59,13 @@ describe('thread-cwd', () => {
     expect(threadCwd.name).toBe('thread-cwd');
     expect(createProvider().capabilities).toEqual(
       process.platform === 'linux'
-        ? { workerCoherent: true, chdirFromWorker: true, externalChange: 'never', chdirScope: 'thread' }
+        ? {
+            workerCoherent: true,
+            chdirFromWorker: true,
+            externalChange: 'never',
+            chdirScope: 'thread',
+            threadCwd: kernelHere ? 'kernel' : 'handles',
+          }
         : { workerCoherent: true, chdirFromWorker: false, externalChange: 'never', chdirScope: 'process' },
     );
   });
@@ -85,8 +95,13 @@ describe.skipIf(!node || process.platform !== 'linux')('thread-cwd in a Node 24 
     });
   });
 
-  it("core's OS read and a strategy's miss answer the process cwd in a chdir'd thread, not the thread's", () => {
-    const { dir, report } = scenario('osRead');
+  it("core's OS read and a strategy's miss: the process cwd in a chdir'd thread in handles mode, the thread's in kernel mode", () => {
+    // Kernel mode: the OS itself answers the thread's own directory to every read on that thread.
+    if (kernelHere) {
+      const { dir, report } = scenario('osRead');
+      expect(report).toEqual({ thread: dir, os: dir, sab: dir });
+    }
+    const { dir, report } = scenario('osRead', { as: [noUnshare()] }); // handles mode: unshare(2) refused
     expect(report).toEqual({ thread: dir, os: scratch, sab: scratch });
   });
 
@@ -249,7 +264,8 @@ describe.skipIf(!node || process.platform !== 'linux')('@cwdkit/thread-cwd/setup
       code: 'ERR_CWDKIT_ALREADY_INSTALLED',
       installed: 'sab-atomics',
       unchanged: true, // the same functions, and no handle on the parent worker's cwd (dir) taken
-      cwd: scratch,
+      // Kernel mode: a thread started by a thread with its own cwd starts in it (its fs_struct), as a child process.
+      cwd: kernelHere ? dir : scratch,
       chdir: 'ERR_WORKER_UNSUPPORTED_OPERATION', // sab-atomics keeps a worker's chdir refused
       main: mainThread,
     });

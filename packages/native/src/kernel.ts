@@ -1,0 +1,36 @@
+// `@cwdkit/native/kernel`: the system calls behind @cwdkit/thread-cwd's kernel mode (a worker's own fs_struct, a real
+// fchdir(2) on its thread), from this package's addon. Never throws at load: where no addon loads, or off Linux,
+// `kernel()` answers why, and thread-cwd keeps its handle cover.
+import { type Binding, load } from './loader.js';
+
+export interface Kernel {
+  /** 0 when unshare(CLONE_FS) is allowed here (tried once per process, on a thread of its own), else its errno. */
+  probeUnshare(): number;
+  /**
+   * Gives the calling thread an fs_struct (cwd, root, umask) of its own: 0 or an errno. libuv's threadpool is started
+   * first, so that it keeps sharing the process's (trap 16). Threads this thread starts afterwards share its copy.
+   */
+  unshareFs(): number;
+  /** fchdir(2) on the calling thread: 0 or an errno. */
+  fchdir(fd: number): number;
+}
+
+let found: Kernel | Error | undefined;
+
+/** The kernel calls, or the reason there are none (the addon's load error, or a platform without them). */
+export function kernel(): Kernel | Error {
+  if (found !== undefined) return found;
+  let binding: Binding;
+  try {
+    binding = load();
+  } catch (error) {
+    found = error instanceof Error ? error : new Error(String(error));
+    return found;
+  }
+  const { probeUnshare, unshareFs, fchdir } = binding;
+  found =
+    probeUnshare && unshareFs && fchdir
+      ? { probeUnshare, unshareFs, fchdir }
+      : new Error(`@cwdkit/native: a thread's own fs_struct is a Linux call (this is ${process.platform})`);
+  return found;
+}

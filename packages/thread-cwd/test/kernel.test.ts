@@ -1,0 +1,119 @@
+// Kernel mode's traps (issue #28 item 4), each in a fresh Node process (the pool and the fs_structs are process
+// state): fixtures/kernel.cjs. Skipped, visibly, where kernel mode cannot run (no addon, or unshare(2) refused).
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { findRuntime } from '@cwdkit/conformance';
+import { kernel } from '@cwdkit/native/kernel';
+import { afterAll, describe, expect, it } from 'vitest';
+import { noUnshare } from '../../native/test/no-unshare.js';
+
+const run = promisify(execFile);
+const script = path.join(import.meta.dirname, 'fixtures', 'kernel.cjs');
+const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'thread-cwd-kernel-')));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+const kernelHere = ((calls) => !(calls instanceof Error) && calls.probeUnshare() === 0)(kernel());
+const nodes = (['node22', 'node24', 'node26'] as const).flatMap((name) => {
+  const binary = findRuntime(name);
+  return binary ? [[name, binary] as const] : [];
+});
+let roots = 0;
+
+/** Runs a scenario in a fresh root (home/, a/, b/, c/, each with a file `name`), started in home/. */
+async function scenario(node: string, name: string, prefix: string[] = []) {
+  const root = path.join(scratch, `root-${roots++}`);
+  for (const dir of ['home', 'a', 'b', 'c']) {
+    fs.mkdirSync(path.join(root, dir), { recursive: true });
+    fs.writeFileSync(path.join(root, dir, 'name'), dir);
+  }
+  const command = [...prefix, node, script, name, root];
+  const { stdout } = await run(command[0] as string, command.slice(1), { cwd: path.join(root, 'home') });
+  return { root, seen: JSON.parse(stdout) };
+}
+
+describe.skipIf(!kernelHere || nodes.length === 0)('kernel mode', () => {
+  describe.each(nodes)('%s', (_name, node) => {
+    it("a worker that chdirs before anything used libuv's pool: the main thread's async calls stay in its cwd", async () => {
+      const { root, seen } = await scenario(node, 'pool');
+      expect(seen.worker).toEqual({ mode: 'kernel', sync: 'a', promise: 'a', kernel: path.join(root, 'a') });
+      // Without the pool started before the worker's unshare: ENOENT for both (the pool in the worker's directory).
+      expect(seen.main).toEqual({ sync: 'home', promise: 'home', callback: 'home', kernel: path.join(root, 'home') });
+    });
+
+    it("a worker's worker starts in its parent's directory, then moves only itself", async () => {
+      const { root, seen } = await scenario(node, 'nested');
+      const at = (dir: string) => ({ cwd: path.join(root, dir), sync: dir, kernel: path.join(root, dir) });
+      expect(seen.mode).toBe('kernel');
+      expect(seen.child.atStart).toEqual(at('a'));
+      // Its parent moved to c: the child, which shared its parent's fs_struct when it started, stays in a.
+      expect(seen.child.afterParentMoved).toEqual({ ...at('a'), afterOwnChdir: at('b') });
+      expect(seen.parent).toEqual({ sync: 'c', kernel: path.join(root, 'c') });
+      expect(seen.main).toEqual({ sync: 'home', kernel: path.join(root, 'home') });
+    });
+
+    it("a worker of another strategy, started by a worker with its own cwd: in its parent's directory, not moved by the parent's next chdir", async () => {
+      const { root, seen } = await scenario(node, 'nestedOther');
+      expect(seen.mode).toBe('kernel');
+      expect(seen.child.atStart).toEqual({ installed: 'sab-atomics', sync: 'a', kernel: path.join(root, 'a') });
+      // Without the parent's new copy after the worker's start (detachWorker): c, the parent's new directory.
+      expect(seen.child.afterParentMoved).toEqual({ sync: 'a', kernel: path.join(root, 'a') });
+      expect(seen.parent).toEqual({ sync: 'c', kernel: path.join(root, 'c') });
+    });
+
+    it('uninstall() moves the worker to the process cwd of that moment, where it stays (it cannot share it again)', async () => {
+      const { root, seen } = await scenario(node, 'uninstall');
+      expect(seen).toEqual({
+        mode: 'kernel',
+        before: { sync: 'a', kernel: path.join(root, 'a') },
+        after: { sync: 'home', kernel: path.join(root, 'home') },
+        // The main thread then moved to b: a worker sharing the process's cwd would follow; this one cannot.
+        afterMainMoved: { sync: 'home', kernel: path.join(root, 'home') },
+      });
+    });
+
+    it("the umask: a worker's own fs_struct keeps the process's umask of its first chdir for what it creates on its thread", async () => {
+      const { seen } = await scenario(node, 'umask');
+      expect(seen).toEqual({
+        mode: 'kernel',
+        // Created on the worker's thread (sync) and on the shared pool (promises), before and after the main thread
+        // changed the umask from 077 to 022: on the pool the process's umask of the moment, on the thread its copy.
+        files: [
+          ['sync-before', '600'],
+          ['pool-before', '600'],
+          ['sync-after', '600'],
+          ['pool-after', '644'],
+        ],
+        umask: '77',
+      });
+    });
+  });
+});
+
+describe.skipIf(nodes.length === 0)('handles mode, where seccomp refuses unshare(2)', () => {
+  const node = (nodes.find(([name]) => name === 'node24') ?? nodes[0])?.[1] as string;
+
+  it("the umask is the process's, on the thread and on the pool alike", async () => {
+    const { seen } = await scenario(node, 'umask', [noUnshare()]);
+    expect(seen).toEqual({
+      mode: 'handles',
+      files: [
+        ['sync-before', '600'],
+        ['pool-before', '600'],
+        ['sync-after', '644'],
+        ['pool-after', '644'],
+      ],
+      umask: '22',
+    });
+  });
+
+  it("a worker's worker starts in its parent's directory, then moves only itself (through the cover)", async () => {
+    const { root, seen } = await scenario(node, 'nested', [noUnshare()]);
+    const at = (dir: string) => ({ cwd: path.join(root, dir), sync: dir, kernel: path.join(root, 'home') });
+    expect(seen.mode).toBe('handles');
+    expect(seen.child.atStart).toEqual(at('a'));
+    expect(seen.child.afterParentMoved).toEqual({ ...at('a'), afterOwnChdir: at('b') });
+    expect(seen.parent).toEqual({ sync: 'c', kernel: path.join(root, 'home') });
+  });
+});
