@@ -78,8 +78,11 @@ function warnProcessScope(): void {
 /** The process cwd, coherent in every thread (a generation counter in shared memory): what a worker follows. */
 const processCwd = createProcessCwd();
 
-/** Kernel mode's calls (see kernel.ts), where the addon loads and unshare(CLONE_FS) is allowed; else handles mode. */
-const calls = threadScoped ? kernelCalls() : undefined;
+/**
+ * Kernel mode's calls (see kernel.ts), where CWDKIT_THREAD_CWD_KERNEL=1 asks for it (experimental: three wrong
+ * answers are still open, README), the addon loads and unshare(CLONE_FS) is allowed; else handles mode.
+ */
+const calls = threadScoped && process.env.CWDKIT_THREAD_CWD_KERNEL === '1' ? kernelCalls() : undefined;
 const threadCwdMode: ThreadCwdMode = calls ? 'kernel' : 'handles';
 
 const capabilities: CwdCapabilities = threadScoped
