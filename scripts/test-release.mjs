@@ -5,7 +5,8 @@
 //   1. the conformance suite's whole run of each strategy (describeCwdStrategy: "passes under node22" …) and the
 //      thread-safety tests that run per major (describeThreadSafety's cold worker, "(node22)" …): the test files that
 //      hold them, with CWDKIT_CONFORMANCE_RUNTIMES=node22,node24,node26 and only those tests selected by name;
-//   2. scripts/test-node-majors.mjs: the other suites of core and the strategies on each major (see its comment).
+//   2. thread-cwd's per-major tests (its test/majors.ts: npm test runs them on Node 24) on Node 22 and 26;
+//   3. scripts/test-node-majors.mjs: the other suites of core and the strategies on each major (see its comment).
 // Arguments go to test-node-majors (the majors; --full).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -36,6 +37,25 @@ for (const name of packages) {
   });
   console.log(`=== @cwdkit/${name}: exit ${run.status} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   if (run.status !== 0) failed.push(`@cwdkit/${name} on ${majors.join(', ')}`);
+}
+
+// thread-cwd's per-major tests (test/majors.ts): npm test runs them on Node 24; here on Node 22 and 26.
+{
+  const cwd = path.join(root, 'packages', 'thread-cwd');
+  const perMajor = ['workers', 'differential', 'enumeration', 'vitest-pools', 'mkdir-deleted'].map(
+    (name) => `test/${name}.test.ts`,
+  );
+  const started = Date.now();
+  console.log('\n=== node22, node26: @cwdkit/thread-cwd, its per-major tests');
+  const run = spawnSync(process.execPath, [vitest, 'run', ...perMajor, '-t', 'node22|node26'], {
+    cwd,
+    stdio: 'inherit',
+    env: { ...process.env, CWDKIT_CONFORMANCE_RUNTIMES: 'node22,node26' },
+  });
+  console.log(
+    `=== @cwdkit/thread-cwd per major: exit ${run.status} in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+  if (run.status !== 0) failed.push('@cwdkit/thread-cwd on node22, node26');
 }
 
 const suites = spawnSync(

@@ -9,6 +9,7 @@ import { findRuntime } from '@cwdkit/conformance';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs fixture, shared with the child processes
 import { makeTree } from './fixtures/ops.mjs';
+import { MAJORS } from './majors.js';
 
 const run = promisify(execFile);
 const side = path.join(import.meta.dirname, 'fixtures', 'side.mjs');
@@ -47,7 +48,7 @@ function differences(real: Answers, thread: Answers): string[] {
   return names;
 }
 
-const nodes = (['node22', 'node24', 'node26'] as const).map((name) => [name, findRuntime(name)] as const);
+const nodes = MAJORS.map((name) => [name, findRuntime(name)] as const);
 
 describe('thread-cwd against a real chdir', () => {
   for (const [name, node] of nodes) {
