@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Runs the vitest suites of core and the strategies again on Node 22, 24 and 26: the official Linux x64 binaries
-// installed as devDependencies (node_modules/node22|node24|node26). Run after `turbo run test` (which builds everything
-// and runs every suite on the system Node). vitest forks its test processes with process.execPath, so each suite runs
-// entirely on the chosen binary.
+// installed as devDependencies (node_modules/node22|node24|node26). Part of `npm run test:release` (scripts/
+// test-release.mjs), run after `npm test` (which builds everything and runs every suite on the system Node). vitest
+// forks its test processes with process.execPath, so each suite runs entirely on the chosen binary.
 //
 // What runs where (the machine has 2 cores; the full suites on three more majors would triple the test time):
-// the conformance suite already runs on Node 22, 24 and 26 (and Bun and Deno) from each strategy's own test run, so it
-// is left out here. Node 24, the Active LTS, runs every other suite; Node 22 and 26 run core, naive and sab-atomics
+// the conformance suite's runs on Node 22, 24 and 26 are test-release's own (and Bun and Deno npm test's), so it is
+// left out here. Node 24, the Active LTS, runs every other suite; Node 22 and 26 run core, naive and sab-atomics
 // (whose behaviour depends on the Node version: worker_threads, SharedArrayBuffer, the runtime's worker cwd cache).
 // Arguments: the majors to run (default 22 24 26); --full runs every suite on each.
 import { spawnSync } from 'node:child_process';
@@ -45,9 +45,11 @@ for (const major of majors) {
   for (const name of packages) {
     const started = Date.now();
     console.log(`\n=== Node ${major}: @cwdkit/${name}`);
+    // The child runtimes of the thread-safety tests (Bun, Deno, the majors) are run once, by npm test and test-release.
     const run = spawnSync(node, [vitest, 'run', '--exclude', '**/conformance.test.ts'], {
       cwd: path.join(root, 'packages', name),
       stdio: 'inherit',
+      env: { ...process.env, CWDKIT_CONFORMANCE_RUNTIMES: '' },
     });
     console.log(
       `=== Node ${major}: @cwdkit/${name}: exit ${run.status} in ${((Date.now() - started) / 1000).toFixed(0)} s`,

@@ -6,7 +6,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { spawnRuntime } from './harness.js';
-import { findRuntime, type OtherRuntime } from './runtimes.js';
+import { findRuntime, type OtherRuntime, runtimeLeftOut } from './runtimes.js';
 import { measureStaleReads, RUNTIME, type StaleReadResult } from './stale-reads.js';
 
 export interface ThreadSafetyOptions {
@@ -35,7 +35,10 @@ function line(result: StaleReadResult, label: string): string {
   return `${label}: ${stale} stale in ${checked} checked reads (${reads} reads, ${chdirs} chdirs, ${ms | 0} ms)`;
 }
 
-/** A test per runtime; the others are skipped, with the reason in the title, when their npm package is missing. */
+/**
+ * A test per runtime; the others are skipped, with the reason in the title, when their npm package is missing or
+ * CWDKIT_CONFORMANCE_RUNTIMES leaves them out.
+ */
 function eachRuntime(
   title: string,
   test: (runtime: Runtime) => Promise<void>,
@@ -47,9 +50,9 @@ function eachRuntime(
     const reason =
       binaryOf(runtime) === undefined
         ? `the ${runtime} npm package is not installed`
-        : runtime === 'deno'
-          ? skipDeno
-          : undefined;
+        : runtime === 'node'
+          ? undefined
+          : (runtimeLeftOut(runtime) ?? (runtime === 'deno' ? skipDeno : undefined));
     it.skipIf(reason !== undefined)(
       `${title} (${runtime})${reason ? ` [${reason}]` : ''}`,
       () => test(runtime),

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CheckSkipped, checks } from './checks/index.js';
 import { spawnRuntime } from './harness.js';
 import { capabilitiesOf, loadStrategy, runCheck } from './runner.js';
-import { findRuntime, OTHER_RUNTIMES, type OtherRuntime } from './runtimes.js';
+import { findRuntime, OTHER_RUNTIMES, type OtherRuntime, runtimeLeftOut } from './runtimes.js';
 
 /**
  * One whole run of the suite in a child runtime: about 10 s on a quiet machine, up to a minute on a loaded 2-core one
@@ -17,7 +17,8 @@ const DEFAULT_BUDGET = 60_000;
 export interface DescribeOptions {
   /** Handed to the strategy's create(). */
   options?: unknown;
-  /** Also run the whole suite under these runtimes (their npm packages must be installed). Default: all of them. */
+  /** Also run the whole suite under these runtimes (their npm packages must be installed). Default: all of them, or
+   *  those that the environment variable CWDKIT_CONFORMANCE_RUNTIMES names (comma-separated) when it is set. */
   runtimes?: readonly OtherRuntime[];
 }
 
@@ -59,8 +60,9 @@ export function describeCwdStrategy(module: string, settings: DescribeOptions = 
     const cli = fileURLToPath(new URL('./cli.js', import.meta.url));
     for (const name of runtimes) {
       const binary = findRuntime(name);
-      it.skipIf(binary === undefined)(
-        binary ? `passes under ${name}` : `passes under ${name} [the ${name} npm package is not installed]`,
+      const reason = binary === undefined ? `the ${name} npm package is not installed` : runtimeLeftOut(name);
+      it.skipIf(reason !== undefined)(
+        reason === undefined ? `passes under ${name}` : `passes under ${name} [${reason}]`,
         async () => {
           const args = [module, '--options', JSON.stringify(options ?? null)];
           const { status, output } = await spawnRuntime(name, cli, args, { timeoutMs: RUN_BUDGET - 10_000 });

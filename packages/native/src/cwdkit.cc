@@ -6,7 +6,8 @@
 // until the thread is joined.
 //
 // Loaded once per environment (main thread, each worker; trap 6): everything lives in EnvState (instance data, freed
-// by a cleanup hook). No static state.
+// by a cleanup hook). The one static is a counter for diagnostics and tests: how many watch threads this addon file
+// has started in the process and not yet joined (watchThreads()), which no thread of the runtime's own can move.
 //
 // Built with exceptions off: nothing here may throw. Threads are started with pthread_create / CreateThread, whose
 // failure (a thread limit) is an error code turned into a JS error, never an abort.
@@ -42,6 +43,9 @@ namespace {
 
 static_assert(std::atomic<uint32_t>::is_always_lock_free, "JS reads the generation as a plain 32-bit integer");
 static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t), "JS reads the generation as a plain 32-bit integer");
+
+// Watch threads started by this addon file (every environment of the process) and not yet joined.
+std::atomic<int32_t> liveWatchThreads{0};
 
 #ifdef _WIN32
 // The cwd as UTF-8, from GetCurrentDirectoryW's UTF-16. Returns 0 or the Windows error code.
@@ -110,7 +114,8 @@ class Signal {
 // generation of our chdir to B. Bumping after each of our own chdirs costs one extra miss per thread, never a stale read.
 class Watcher {
  public:
-  explicit Watcher(std::atomic<uint32_t>* generation) : generation_(generation) {}
+  // `polls` counts the polls of the thread (its environment's, kept across watchers): read by watchPolls().
+  Watcher(std::atomic<uint32_t>* generation, std::atomic<uint32_t>* polls) : generation_(generation), polls_(polls) {}
 
   // Takes the first reading, bumps (a change made before this watcher existed is not hidden from the caches either),
   // then starts the thread. Returns 0 or the error of the thread creation.
@@ -119,10 +124,13 @@ class Watcher {
     Poll(true);
 #ifdef _WIN32
     thread_ = CreateThread(nullptr, 0, &Watcher::Main, this, 0, nullptr);
-    return thread_ == nullptr ? static_cast<int>(GetLastError()) : 0;
+    if (thread_ == nullptr) return static_cast<int>(GetLastError());
+    liveWatchThreads.fetch_add(1);
+    return 0;
 #else
     int error = pthread_create(&thread_, nullptr, &Watcher::Main, this);
     started_ = error == 0;
+    if (started_) liveWatchThreads.fetch_add(1);
     return error;
 #endif
   }
@@ -143,9 +151,13 @@ class Watcher {
     if (thread_ != nullptr) {
       WaitForSingleObject(thread_, INFINITE);
       CloseHandle(thread_);
+      liveWatchThreads.fetch_sub(1);
     }
 #else
-    if (started_) pthread_join(thread_, nullptr);
+    if (started_) {
+      pthread_join(thread_, nullptr);
+      liveWatchThreads.fetch_sub(1);
+    }
 #endif
   }
 
@@ -169,6 +181,7 @@ class Watcher {
       if (stopping_) break;
       signal_.Unlock();
       Poll(false);
+      polls_->fetch_add(1);
       signal_.Lock();
     }
     signal_.Unlock();
@@ -187,6 +200,7 @@ class Watcher {
   }
 
   std::atomic<uint32_t>* const generation_;
+  std::atomic<uint32_t>* const polls_;
   Signal signal_;
   uint32_t interval_ = 0;  // guarded by signal_
   bool stopping_ = false;  // guarded by signal_
@@ -211,6 +225,7 @@ struct EnvState {
   napi_ref memory = nullptr;  // the generation's typed array, alive while the watcher points into it
   std::unordered_map<uint32_t, uint32_t> intervals;  // registration id → interval in ms
   uint32_t nextId = 1;
+  std::atomic<uint32_t> polls{0};  // polls completed by this environment's watch threads, ever (watchPolls())
 
   uint32_t ShortestInterval() const {
     uint32_t shortest = UINT32_MAX;
@@ -271,7 +286,7 @@ Napi::Value Watch(const Napi::CallbackInfo& info) {
       Napi::TypeError::New(env, "@cwdkit/native: watch() needs the shared generation").ThrowAsJavaScriptException();
       return env.Undefined();
     }
-    state->watcher = std::make_unique<Watcher>(static_cast<std::atomic<uint32_t>*>(data));
+    state->watcher = std::make_unique<Watcher>(static_cast<std::atomic<uint32_t>*>(data), &state->polls);
     int error = state->watcher->Start(interval);
     if (error != 0) {
       state->StopWatching();
@@ -388,6 +403,16 @@ napi_value Fchdir(napi_env env, napi_callback_info info) {
 }
 #endif
 
+// How many watch threads this addon file runs in the process (every environment), counted by the addon itself.
+Napi::Value WatchThreads(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), liveWatchThreads.load());
+}
+
+// How many polls this environment's watch threads have completed since the addon loaded in it.
+Napi::Value WatchPolls(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), State(info)->polls.load());
+}
+
 // Plain Node-API: on the hot path of the benchmarks, node-addon-api's CallbackInfo would double the cost.
 napi_value Noop(napi_env, napi_callback_info) {
   return nullptr;
@@ -406,6 +431,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("getcwd", Napi::Function::New<Getcwd>(env, "getcwd"));
   exports.Set("watch", Napi::Function::New<Watch>(env, "watch"));
   exports.Set("unwatch", Napi::Function::New<Unwatch>(env, "unwatch"));
+  exports.Set("watchThreads", Napi::Function::New<WatchThreads>(env, "watchThreads"));
+  exports.Set("watchPolls", Napi::Function::New<WatchPolls>(env, "watchPolls"));
   napi_value noop;
   napi_create_function(env, "noop", NAPI_AUTO_LENGTH, Noop, nullptr, &noop);
   exports.Set("noop", noop);

@@ -215,5 +215,23 @@ export const napi: { readonly noop: () => void; readonly getcwd: () => string } 
   getcwd: osCwd,
 });
 
+/**
+ * How many watch threads (mode 'watch') the addon runs in the whole process right now, counted by the addon itself:
+ * one per thread that holds an open watch provider, none once they are closed, collected or their worker has ended.
+ * The runtime's own threads are not counted. (Two installed copies of the package each count their own.)
+ */
+export function watchThreads(): number {
+  return binding.watchThreads();
+}
+
+/**
+ * How many polls this thread's watch thread has completed since the package loaded in this thread. A chdir(2) made
+ * behind the provider's back before a poll starts is seen once that poll completes: two more polls after the change
+ * are always enough, however busy the machine.
+ */
+export function watchPolls(): number {
+  return binding.watchPolls();
+}
+
 /** Whether this thread has the process-wide generation (false: every cwd() asks the OS). */
 export const sharesGeneration: boolean = generation !== undefined;

@@ -15,6 +15,10 @@ export interface Binding {
   watch(generation: Uint32Array, intervalMs: number): number;
   /** Drops a registration; the thread stops with the last one. An unknown id is ignored. */
   unwatch(id: number): void;
+  /** Watch threads this addon file has started in the process (every thread's) and not yet joined. */
+  watchThreads(): number;
+  /** Polls completed by this thread's watch threads since the addon loaded in it. */
+  watchPolls(): number;
   /** A no-op Node-API call, for the benchmarks. */
   noop(): void;
   /** Linux only, for @cwdkit/thread-cwd's kernel mode (see src/kernel.ts). */

@@ -62,9 +62,14 @@ export function nextMessage(worker: Worker): Promise<unknown> {
   });
 }
 
-/** How many threads this process runs (Linux). */
-export function threadCount(): number {
-  return fs.readdirSync('/proc/self/task').length;
+/**
+ * Waits (sleeping this thread) until the watch thread whose polls `polls` counts has completed `count` more polls
+ * (2 by default): the second of them started after this call, so it has seen any change made before it. Counted, not
+ * timed: a busy machine only makes it wait longer (vitest's test timeout stops a watcher that never polls).
+ */
+export function untilPolled(polls: () => number, count = 2): void {
+  const until = polls() + count;
+  while (polls() < until) sleep(1);
 }
 
 export const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));

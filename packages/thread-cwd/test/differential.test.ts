@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { noUnshare } from '../../native/test/no-unshare.js';
 // @ts-expect-error: a plain .mjs fixture, shared with the child processes
 import { makeTree } from './fixtures/ops.mjs';
+import { MAJORS } from './majors.js';
 
 const run = promisify(execFile);
 const side = path.join(import.meta.dirname, 'fixtures', 'side.mjs');
@@ -66,7 +67,7 @@ function differences(real: Answers, thread: Answers): string[] {
   return names;
 }
 
-const nodes = (['node22', 'node24', 'node26'] as const).map((name) => [name, findRuntime(name)] as const);
+const nodes = MAJORS.map((name) => [name, findRuntime(name)] as const);
 
 describe.each(['kernel', 'handles'] as const)('thread-cwd against a real chdir, %s mode', (mode) => {
   for (const [name, node] of nodes) {

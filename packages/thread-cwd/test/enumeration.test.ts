@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { findRuntime } from '@cwdkit/conformance';
 import { coveredFunctions, enumerate, takesNoPath, uncovered } from '@cwdkit/thread-cwd';
 import { describe, expect, it } from 'vitest';
+import { MAJORS } from './majors.js';
 
 const probe = `import('@cwdkit/thread-cwd').then((m) => process.stdout.write(JSON.stringify({
   uncovered: m.uncovered(), count: m.enumerate().length })))`;
@@ -15,7 +16,7 @@ describe('the cover is complete', () => {
     expect(uncovered()).toEqual([]);
   });
 
-  for (const name of ['node22', 'node24', 'node26'] as const) {
+  for (const name of MAJORS) {
     const node = findRuntime(name);
     it.skipIf(!node)(`on ${name}`, () => {
       const found = JSON.parse(execFileSync(node as string, ['-e', probe], { encoding: 'utf8' }));

@@ -4,9 +4,10 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { findRuntime } from '@cwdkit/conformance';
 import { describe, expect, it } from 'vitest';
+import { MAJORS } from './majors.js';
 
 const script = path.join(import.meta.dirname, 'fixtures', 'mkdir-deleted.cjs');
-const nodes = (['node22', 'node24', 'node26'] as const).flatMap((name) => {
+const nodes = MAJORS.flatMap((name) => {
   const binary = findRuntime(name);
   return binary ? [[name, binary] as const] : [];
 });

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findRuntime } from '@cwdkit/conformance';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MAJORS } from './majors.js';
 
 const project = path.join(import.meta.dirname, 'fixtures', 'vitest-pools');
 const vitest = fs.realpathSync(
@@ -15,7 +16,7 @@ const vitest = fs.realpathSync(
 );
 const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'thread-cwd-vitest-')));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
-const nodes = (['node22', 'node24', 'node26'] as const).flatMap((name) => {
+const nodes = MAJORS.flatMap((name) => {
   const binary = findRuntime(name);
   return binary ? [[name, binary] as const] : [];
 });

@@ -6,14 +6,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findRuntime } from '@cwdkit/conformance';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { MAJORS } from './majors.js';
+
+// Each test runs a Node process that starts tens of workers, synchronously: 64-85 s each here with other work on these
+// 2 cores, past vitest's 60 s (five failed so). The timeout only catches a hang.
+vi.setConfig({ testTimeout: 300_000 });
 
 const script = path.join(import.meta.dirname, 'fixtures', 'workers.cjs');
 const cwdkit = path.join(import.meta.dirname, '..', '..', 'cwdkit', 'dist');
 const register = fs.realpathSync(path.join(cwdkit, 'register.cjs'));
 const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'thread-cwd-workers-')));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
-const nodes = (['node22', 'node24', 'node26'] as const).flatMap((name) => {
+const nodes = MAJORS.flatMap((name) => {
   const binary = findRuntime(name);
   return binary ? [[name, binary] as const] : [];
 });
