@@ -41,7 +41,7 @@ export default defineConfig([
     outExtension: ({ format }) => ({ js: format === 'esm' ? '.mjs' : '.cjs' }),
     dts: true,
     // Every process under the flag compiles this file: without comments and spaces V8 has less to scan. Names
-    // stay (the stubs are named chdir and cwd, like the runtime's).
+    // stay (the stubs take the names of the runtime's own).
     minifyWhitespace: true,
     minifySyntax: true,
     target: 'node20',
