@@ -637,6 +637,8 @@ console.log(JSON.stringify({ codes, unmoved: process.cwd() === before }));
           },
         );
       }
+      // thread-cwd's kernel mode needs @cwdkit/native: linked, so that its own dependencies resolve from the repo.
+      fs.symlinkSync(path.join(packageRoot, '../native'), path.join(hooked, 'node_modules/@cwdkit/native'));
       writeFile(path.join(hooked, 'package.json'), {
         name: 'app',
         private: true,
