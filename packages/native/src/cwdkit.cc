@@ -26,7 +26,12 @@
 #include <cerrno>
 #endif
 #ifdef __linux__
+#include <dlfcn.h>
+#include <fcntl.h>
 #include <sched.h>  // unshare, CLONE_FS (g++ defines _GNU_SOURCE)
+#include <sys/stat.h>
+
+#include <cstdlib>
 #endif
 
 #include <atomic>
@@ -369,6 +374,47 @@ void PoolStartComplete(napi_env env, napi_status, void* data) {
   delete start;
 }
 
+// The process's umask as /proc shows it (the `Umask:` line of the thread group leader's status, Linux 4.7+), read
+// without changing it; -1 where it cannot be read.
+int ProcessUmask() {
+  int fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char text[4096];
+  ssize_t size = ::read(fd, text, sizeof text - 1);
+  ::close(fd);
+  if (size <= 0) return -1;
+  text[size] = '\0';
+  const char* line = std::strstr(text, "\nUmask:\t");
+  if (line == nullptr) return -1;
+  return static_cast<int>(std::strtol(line + 8, nullptr, 8));
+}
+
+// unshare(CLONE_FS) copies the umask of that instant, for the thread's life. Node's process.umask() read sets it to 0
+// and back (on any thread, in the fs_struct they share), under a process-wide mutex of Node's own, exported by every
+// Node 20-26 binary: held while the copy is taken, no Node thread is in that moment. A preempted reader can hold the
+// 0 for a whole time slice, so without the mutex (another runtime) nothing short of it is sure.
+pthread_mutex_t* NodeUmaskMutex() {
+  static auto* found = static_cast<pthread_mutex_t*>(dlsym(RTLD_DEFAULT, "_ZN4node11per_process11umask_mutexE"));
+  return found;
+}
+
+// Without Node's mutex, best effort: a copy of 0 is checked against the process's, read again until it is not 0 (a
+// read in that moment shows 0 too; a real umask of 0 shows 0 every time).
+void KeepProcessUmask() {
+  mode_t copied = ::umask(0);
+  ::umask(copied);  // this thread's own now: no other thread sees the 0
+  if (copied != 0) return;
+  for (int tries = 0; tries < 16; tries++) {
+    int process = ProcessUmask();
+    if (process < 0) return;
+    if (process > 0) {
+      ::umask(static_cast<mode_t>(process));
+      return;
+    }
+    ::usleep(10 * (tries + 1));  // spaced unevenly, so that no loop of the reader's keeps reading in its moment
+  }
+}
+
 // unshareFs() → 0 or errno: the pool started, then this thread's fs_struct made its own. Once per thread is enough
 // (a second call copies the copy); the caller keeps track.
 napi_value UnshareFs(napi_env env, napi_callback_info) {
@@ -383,7 +429,12 @@ napi_value UnshareFs(napi_env env, napi_callback_info) {
     napi_create_int32(env, EAGAIN, &value);  // the pool could not be started first: no unshare
     return value;
   }
-  napi_create_int32(env, ::unshare(CLONE_FS) == 0 ? 0 : errno, &value);
+  pthread_mutex_t* umaskMutex = NodeUmaskMutex();
+  if (umaskMutex != nullptr) pthread_mutex_lock(umaskMutex);
+  int error = ::unshare(CLONE_FS) == 0 ? 0 : errno;
+  if (umaskMutex != nullptr) pthread_mutex_unlock(umaskMutex);
+  else if (error == 0) KeepProcessUmask();
+  napi_create_int32(env, error, &value);
   return value;
 }
 
