@@ -16,8 +16,20 @@ import {
 } from '@cwdkit/core';
 import { createProvider as createProcessCwd } from '@cwdkit/sab-atomics';
 import { cover } from './cover.js';
-import { kernelCalls, kernelChdir, kernelLeave, type ThreadCwdMode } from './kernel.js';
-import { fsOriginals, HANDOFF, handlePath, makeOwn, type Own, retire, state, verify, viaHandle } from './state.js';
+import { kernelCalls, kernelChdir, type ThreadCwdMode } from './kernel.js';
+import {
+  fsOriginals,
+  HANDOFF,
+  handlePath,
+  makeOwn,
+  type Own,
+  PRIVATE_FS,
+  processCwdLink,
+  retire,
+  state,
+  verify,
+  viaHandle,
+} from './state.js';
 import { coverWorkers } from './workers.js';
 
 export { coveredFunctions, type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';
@@ -108,6 +120,9 @@ function inherited(): void {
   }
 }
 
+/** Kernel mode: whether this thread's fs_struct is not the process's (it unshared, or its creator's was not). */
+const privateFs = () => !isMainThread && getEnvironmentData(PRIVATE_FS) === true;
+
 function cwdForMessage(): string {
   const own = state.own;
   if (own) return own.path;
@@ -134,7 +149,7 @@ function enter(target: string | Buffer, asked: string): void {
     throw error;
   }
   // Kernel mode, installed: the thread itself moves (its own fs_struct), so what runs on it needs no join.
-  if (calls && state.installed) {
+  if (calls && state.installed && !state.kernelLost) {
     try {
       kernelChdir(calls, fd);
     } catch (error) {
@@ -161,17 +176,29 @@ function nameOf(fd: number): Buffer | undefined {
   }
 }
 
+/**
+ * Kernel mode, a thread whose fs_struct is its own: it cannot share the process's again, so where it would go back to
+ * following the process cwd, it stays in the directory the process is in now, in the kernel and through the covers it
+ * keeps (release): its sync and async calls, its runtime's own process.cwd() (which asks the kernel for this thread's)
+ * and its new workers all agree, and a later chdir of the main thread does not move it.
+ */
+function pin(): void {
+  enter(processCwdLink(), '');
+  const own = state.own as Own;
+  if (calls && !state.installed && !state.kernelLost) {
+    kernelChdir(calls, own.fd);
+    state.kernel = true;
+  }
+}
+
 /** Back to following the process cwd: the thread's own cwd, its handle and its handoff to new workers dropped. */
 function forget(): void {
   const own = state.own;
   if (own === undefined) return;
+  if (privateFs() && state.kept) return pin(); // where no cover runs, nothing of ours can keep it anywhere
   state.own = undefined;
   retire(own);
   setEnvironmentData(HANDOFF, undefined); // undefined deletes it
-  if (calls && state.kernel) {
-    state.kernel = false;
-    kernelLeave(calls); // last: where it throws (/proc/self/cwd not reachable), the rest is done
-  }
 }
 
 function threadChdir(directory: string): void {
@@ -210,6 +237,20 @@ function firstAnswer(own: Own): string {
   if (!own.utf8) throw cwdError('EILSEQ');
   own.answer = own.path;
   return own.path;
+}
+
+/**
+ * Gives back the covers at uninstall(), except in a thread whose fs_struct is its own (kernel mode): it cannot share
+ * the process's again, so it keeps them, to follow the process cwd through /proc (forget()); the next install() takes
+ * them back.
+ */
+function release(undo: () => void, undoWorkers: () => void): void {
+  if (privateFs()) {
+    state.kept = { undo, undoWorkers };
+    return;
+  }
+  undoWorkers();
+  undo();
 }
 
 /** A cwd of its own for every worker; the main thread's chdir is the process's. */
@@ -256,34 +297,36 @@ export const strategy = defineStrategy({
       // At install, not at the first chdir: a library that takes `const { readFileSync } = require('fs')` between
       // the two must get the covered function (trap 15). Until this thread chdirs, a covered call costs one check.
       install() {
-        const undo = cover();
+        // A thread whose fs_struct is its own kept its covers at its last uninstall(): taken back, not doubled.
+        const kept = state.kept;
+        state.kept = undefined;
+        const undo = kept?.undo ?? cover();
         let undoWorkers: () => void;
         try {
-          undoWorkers = coverWorkers();
+          undoWorkers = kept?.undoWorkers ?? coverWorkers();
         } catch (error) {
           undo(); // all or nothing
           throw error;
         }
         state.installed = true;
         // A worker that took its parent's cwd at create() (inherited) moves there in the kernel now, in an fs_struct
-        // of its own, so that its own calls need no join. (A worker started by a worker with its own fs_struct shares
-        // that one at its start; its parent then takes a new copy: workers.ts, detachWorker.)
+        // of its own, so that its own calls need no join. One started by a thread whose fs_struct was its own, with no
+        // cwd handed over, has a copy of that one: it stays in the process cwd of now (pin).
+        if (state.own === undefined && privateFs()) enter(processCwdLink(), '');
         const own = state.own;
-        if (calls && own) {
+        if (calls && own && !state.kernelLost) {
           try {
             kernelChdir(calls, own.fd);
           } catch (error) {
             state.installed = false;
-            undoWorkers();
-            undo();
+            release(undo, undoWorkers);
             throw error;
           }
           state.kernel = true;
         }
         return () => {
-          undoWorkers();
-          undo();
           state.installed = false;
+          release(undo, undoWorkers);
           forget(); // a provider installed later starts in the process cwd, not in this one's
         };
       },

@@ -5,9 +5,10 @@
 // handle (cover.ts), since the pool shares the process's fs_struct (trap 16). Elsewhere, handles mode: the cover alone.
 import fs from 'node:fs';
 import { getSystemErrorName } from 'node:util';
+import { setEnvironmentData } from 'node:worker_threads';
 import { codedError } from '@cwdkit/core';
 import { type Kernel, kernel } from '@cwdkit/native/kernel';
-import { fsOriginals, state } from './state.js';
+import { fsOriginals, PRIVATE_FS, processCwdLink, state } from './state.js';
 
 /** What an installed worker's chdir does: 'kernel' (its own fs_struct, a real fchdir) or 'handles' (the cover alone). */
 export type ThreadCwdMode = 'kernel' | 'handles';
@@ -38,19 +39,16 @@ export function kernelChdir(calls: Kernel, fd: number): void {
       );
     }
     state.unshared = true;
+    setEnvironmentData(PRIVATE_FS, true);
   }
   const error = calls.fchdir(fd);
   if (error !== 0) throw Object.assign(new Error(getSystemErrorName(-error)), { code: getSystemErrorName(-error) });
 }
 
-/**
- * A thread whose fs_struct is its own cannot share the process's again: when it goes back to following the process
- * cwd (uninstall, its last provider closed), it is moved to where the process is now, and stays there (README).
- */
-export function kernelLeave(calls: Kernel): void {
-  if (!state.unshared) return;
+/** Moves this thread, in the kernel, to where the process is now. Throws where /proc/self/cwd cannot be opened. */
+function toProcessCwd(calls: Kernel): void {
   const { closeSync, openSync } = fsOriginals;
-  const fd = openSync('/proc/self/cwd', O_PATH | fs.constants.O_DIRECTORY);
+  const fd = openSync(processCwdLink(), O_PATH | fs.constants.O_DIRECTORY);
   try {
     calls.fchdir(fd);
   } finally {
@@ -59,15 +57,24 @@ export function kernelLeave(calls: Kernel): void {
 }
 
 /**
- * After a new worker's thread was made by this one: a thread made by a thread with an fs_struct of its own shares that
- * one (CLONE_FS), so it starts in this thread's directory, as a child process would. This thread then takes a copy of
- * its own again, so that its next chdir does not move that worker too (nor a worker's this one: a worker of another
- * strategy, or one that never chdirs). A worker with thread-cwd installed also makes its own at install.
+ * Around a new worker's start on a thread whose fs_struct is its own: the worker's thread shares this one's when it
+ * starts (CLONE_FS). So this thread moves to the process cwd first: a worker that does not run thread-cwd starts where
+ * its process.cwd() says (one that does moves to its parent's directory at install, handed over: workers.ts). After,
+ * this thread takes a copy of its own again and moves back, so that its next chdir moves no worker. Where that copy
+ * cannot be made, this thread keeps sharing the worker's fs_struct, at the process cwd, and uses handles from then on.
  */
-export function detachWorker(): void {
-  if (!state.unshared) return;
+export function aroundWorker(): (() => void) | undefined {
+  if (!state.unshared || state.kernelLost) return undefined;
   const calls = kernel();
-  if (calls instanceof Error) return;
-  // Best effort: where it fails, the worker keeps sharing, as without this (an installed worker still unshares).
-  calls.unshareFs();
+  if (calls instanceof Error) return undefined;
+  toProcessCwd(calls);
+  return () => {
+    const own = state.own;
+    if (calls.unshareFs() !== 0) {
+      state.kernelLost = true;
+      state.kernel = false;
+    } else if (state.kernel && own !== undefined && calls.fchdir(own.fd) !== 0) {
+      state.kernel = false; // its directory lost search permission since: the handle walk meets the same refusal
+    }
+  };
 }

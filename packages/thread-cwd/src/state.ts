@@ -49,8 +49,15 @@ interface ThreadState {
   open?: number;
   /** Whether this thread was started with the setup entry preloaded (see workers.ts). */
   preloaded?: boolean;
-  /** Kernel mode: this thread's fs_struct is its own (unshare(CLONE_FS) ran on it; it cannot be undone). */
+  /** Kernel mode: unshare(CLONE_FS) ran on this thread, so its fs_struct is its own (it cannot be undone). */
   unshared?: boolean;
+  /**
+   * Kernel mode: the covers of a thread whose fs_struct is its own, kept at uninstall() (it stays in a directory of its
+   * own, through them: index.ts, pin), and taken back by the next install().
+   */
+  kept?: { readonly undo: () => void; readonly undoWorkers: () => void };
+  /** Kernel mode: a worker's start left this thread sharing that worker's fs_struct, so it uses handles only now. */
+  kernelLost?: boolean;
   /** Kernel mode: the thread's kernel cwd is `own`'s directory, so calls that run on this thread need no join. */
   kernel?: boolean;
   /** Whether the main thread's install() said that workers cannot have a cwd of their own here (index.ts). */
@@ -62,6 +69,13 @@ interface ThreadState {
  * set at chdir, or, while the covered Worker constructs one, its handle's path (workers.ts).
  */
 export const HANDOFF = 'cwdkit:thread-cwd.v1';
+
+/**
+ * Set (never unset) in a thread whose fs_struct is not the process's: it unshared, or it was started by a thread whose
+ * was not (a new thread shares its creator's). Environment data is copied into each new worker, so every descendant
+ * has it, as every descendant's fs_struct is such a copy.
+ */
+export const PRIVATE_FS = 'cwdkit:thread-cwd.private-fs.v1';
 
 /** One per thread, shared by every provider and by the ESM and CJS copies of this package. */
 export const state = threadState<ThreadState>('thread-cwd.v1', () => ({
@@ -151,6 +165,12 @@ export function viaHandle(own: Own, value: string | Uint8Array): string | Buffer
 export function handlePath(fd: number): string {
   procSelf ??= ownProc();
   return `${procSelf}/fd/${fd}`;
+}
+
+/** The link to the process cwd (the main thread's, which never unshares). */
+export function processCwdLink(): string {
+  procSelf ??= ownProc();
+  return `${procSelf}/cwd`;
 }
 
 let procSelf: string | undefined;

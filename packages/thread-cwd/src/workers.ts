@@ -5,7 +5,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import process from 'node:process';
 import workerThreads, { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
 import { codedError } from '@cwdkit/core';
-import { detachWorker } from './kernel.js';
+import { aroundWorker } from './kernel.js';
 import { type Fn, patcher } from './patch.js';
 import { HANDOFF, handlePath, hold, state } from './state.js';
 import { ADDED, type Added, adoptStartCover, coveredWorker, preloadsSetup } from './worker-class.js';
@@ -47,14 +47,15 @@ const around = (filename: unknown) => {
       'ERR_CWDKIT_CWD_TOO_LONG',
     );
   }
+  // Kernel mode: the worker's thread will share this thread's fs_struct at its start (kernel.ts).
+  const detach = aroundWorker();
   const own = state.own;
   const handed = own && hold(own);
   if (own) setEnvironmentData(HANDOFF, handlePath(own.fd));
   covering = true;
   return (worker: unknown) => {
     covering = false;
-    detachWorker(); // kernel mode: its thread now exists, sharing this thread's fs_struct
-
+    detach?.();
     if (handed) {
       if (worker) (worker as { once(event: string, listener: () => void): unknown }).once('exit', handed);
       else handed();

@@ -53,23 +53,32 @@ describe.skipIf(!kernelHere || nodes.length === 0)('kernel mode', () => {
       expect(seen.main).toEqual({ sync: 'home', kernel: path.join(root, 'home') });
     });
 
-    it("a worker of another strategy, started by a worker with its own cwd: in its parent's directory, not moved by the parent's next chdir", async () => {
-      const { root, seen } = await scenario(node, 'nestedOther');
+    it("a worker of another strategy, started by a worker with its own cwd: in the process cwd, as its process.cwd() says, not moved by its parent's next chdir", async () => {
+      const { seen } = await scenario(node, 'nestedOther');
+      const at = (dir: string) => ({ cwd: dir, sync: dir, promise: dir, kernel: dir });
       expect(seen.mode).toBe('kernel');
-      expect(seen.child.atStart).toEqual({ installed: 'sab-atomics', sync: 'a', kernel: path.join(root, 'a') });
-      // Without the parent's new copy after the worker's start (detachWorker): c, the parent's new directory.
-      expect(seen.child.afterParentMoved).toEqual({ sync: 'a', kernel: path.join(root, 'a') });
-      expect(seen.parent).toEqual({ sync: 'c', kernel: path.join(root, 'c') });
+      // Without its parent's move to the process cwd around its start: sync and kernel 'a', its parent's directory.
+      expect(seen.child.atStart).toEqual({ installed: 'sab-atomics', ...at('home') });
+      // Without the parent's new copy after the worker's start: c, the parent's new directory.
+      expect(seen.child.afterParentMoved).toEqual(at('home'));
+      // What is left (README): the main thread's chdir reaches its async calls only; no cover runs in it.
+      expect(seen.child.afterMainMoved).toEqual({ ...at('home'), promise: 'b' });
+      expect(seen.parent).toEqual(at('c'));
     });
 
-    it('uninstall() moves the worker to the process cwd of that moment, where it stays (it cannot share it again)', async () => {
-      const { root, seen } = await scenario(node, 'uninstall');
-      expect(seen).toEqual({
-        mode: 'kernel',
-        before: { sync: 'a', kernel: path.join(root, 'a') },
-        after: { sync: 'home', kernel: path.join(root, 'home') },
-        // The main thread then moved to b: a worker sharing the process's cwd would follow; this one cannot.
-        afterMainMoved: { sync: 'home', kernel: path.join(root, 'home') },
+    it('uninstall() leaves the worker in the process cwd of that moment, where everything of it stays, its new workers too; install() again takes its covers back', async () => {
+      const { seen } = await scenario(node, 'uninstall');
+      const at = (dir: string) => ({ cwd: dir, sync: dir, promise: dir, kernel: dir });
+      expect(seen.mode).toBe('kernel');
+      expect(seen.before).toEqual(at('a'));
+      expect(seen.after).toEqual(at('home'));
+      // The main thread then moved to b, then to c: this worker's fs_struct cannot be the process's again, so it
+      // stays, and its async calls with it (without the covers it keeps: 'b', then 'c'), as a child process would.
+      expect(seen.afterMainMoved).toEqual({ ...at('home'), child: at('home') });
+      expect(seen.afterMainMovedAgain).toEqual({
+        ...at('home'),
+        child: at('home'),
+        afterReinstall: { ...at('a'), sameCover: true },
       });
     });
 
