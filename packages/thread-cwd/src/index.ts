@@ -195,7 +195,11 @@ function pin(): void {
 function forget(): void {
   const own = state.own;
   if (own === undefined) return;
-  if (privateFs() && state.kept) return pin(); // where no cover runs, nothing of ours can keep it anywhere
+  // Where no cover runs (none kept), nothing of ours could keep it anywhere.
+  if (privateFs() && state.kept) {
+    pin();
+    return;
+  }
   state.own = undefined;
   retire(own);
   setEnvironmentData(HANDOFF, undefined); // undefined deletes it
