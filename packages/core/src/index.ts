@@ -23,4 +23,4 @@ export {
   sharedMemoryTiming,
   tooLongForOs,
 } from './runtime.js';
-export { sharedMemory, threadSlots, threadState } from './shared.js';
+export { sharedMemory, syncBuiltinExports, threadSlots, threadState } from './shared.js';

@@ -28,6 +28,19 @@ export function builtin<T>(id: string): T {
   return globals.process.getBuiltinModule(id) as T;
 }
 
+/**
+ * Brings ES modules' named imports of the builtins (`import { readFileSync } from 'node:fs'`) in line with properties
+ * just replaced on the modules (Node's module.syncBuiltinESMExports). Such imports exist only in a thread that loaded
+ * the ES module loader; before it, the next one reads the property as it is then, and node:module, which costs a fresh
+ * CommonJS worker ~2 ms to load, is not needed. Bun and Deno bind them once: nothing to do there.
+ */
+export function syncBuiltinExports(): void {
+  if (globals.Deno !== undefined || globals.Bun !== undefined) return;
+  const loaded = globals.process.moduleLoadList;
+  if (loaded && !loaded.includes('NativeModule internal/modules/esm/loader')) return;
+  builtin<{ syncBuiltinESMExports(): void }>('node:module').syncBuiltinESMExports();
+}
+
 interface WorkerThreads {
   readonly isMainThread: boolean;
   getEnvironmentData(key: string): unknown;

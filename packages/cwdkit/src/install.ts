@@ -11,6 +11,7 @@ import {
   isMainThread,
   resolverFor,
   runtime,
+  syncBuiltinExports,
   threadState,
 } from '@cwdkit/core';
 import { loadPendingRegister } from './defaults.js';
@@ -58,17 +59,6 @@ function capture([owner, key, label]: [object, Key, string]): Slot {
     throw codedError(new Error(`install(): ${label} cannot be replaced in this runtime`), 'ERR_CWDKIT_INSTALL_REFUSED');
   }
   return { owner, key, descriptor, original: original as Slot['original'] };
-}
-
-/**
- * Brings the ESM named exports of the builtins (`import { resolve } from 'node:path'`, `import { cwd } from
- * 'node:process'`) in line with the properties install() and uninstall() just changed. Node only: Bun and Deno
- * bind them once (their syncBuiltinESMExports changes nothing).
- */
-function syncNamedImports(): void {
-  if (runtime === 'deno') return; // nothing to do there, and node:module is not free in Deno's start-up
-  const getBuiltinModule = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
-  (getBuiltinModule?.('node:module') as { syncBuiltinESMExports?: () => void } | undefined)?.syncBuiltinESMExports?.();
 }
 
 /** A failure the provider met in the OS (it has a `syscall`), not a mistake in the arguments. */
@@ -225,7 +215,7 @@ export function install(provider: CwdProvider): () => void {
     restore();
     throw error;
   }
-  syncNamedImports();
+  syncBuiltinExports();
   state.installed = provider.strategy ?? 'unnamed';
   state.capabilities = provider.capabilities;
   state.provider = provider;
@@ -235,7 +225,7 @@ export function install(provider: CwdProvider): () => void {
     active = false;
     undoStrategy?.();
     restore();
-    syncNamedImports();
+    syncBuiltinExports();
     state.installed = undefined;
     state.capabilities = undefined;
     state.provider = undefined;

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-// Not named createRequire: a bundle's banner often declares that name (esbuild's users' `const require = createRequire(...)`).
-import { createRequire as requireFrom } from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -29,7 +27,18 @@ export interface Binding {
 
 const NAME = '@cwdkit/native';
 
-declare const module: { filename?: string } | undefined;
+declare const module: { filename?: string; constructor?: { createRequire?: Require } } | undefined;
+type Require = (from: string) => NodeJS.Require;
+
+/**
+ * A require() from `from`. In CommonJS, from this module's own Module class: node:module (where createRequire lives
+ * too) loads the ES module loader, ~2 ms of a fresh CommonJS worker's start (thread-cwd's setup entry, issue #28).
+ * Not named createRequire: a bundle's banner often declares that name (esbuild's users' `const require = ...`).
+ */
+function requireFrom(from: string): NodeJS.Require {
+  const own = typeof module === 'object' ? module?.constructor?.createRequire : undefined;
+  return (own ?? (process.getBuiltinModule('node:module') as { createRequire: Require }).createRequire)(from);
+}
 
 /**
  * The file this code runs from: dist/index.js, or a bundle that holds it. A CommonJS bundle (esbuild --format=cjs)

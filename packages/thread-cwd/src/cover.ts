@@ -2,10 +2,9 @@
 // node:child_process, process.loadEnvFile and process.dlopen (trap 14). Patched in that thread only; the tables are
 // data, so the enumeration test can hold them against what the running Node exports.
 import fs from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
-import { codedError, hasCode } from '@cwdkit/core';
+import { codedError, hasCode, syncBuiltinExports } from '@cwdkit/core';
 import { type Fn, patcher } from './patch.js';
 import { handlePath, hold, type Joins, type Own, state, toOs, verify } from './state.js';
 
@@ -154,14 +153,18 @@ export interface Enumerated {
   readonly fn: unknown;
 }
 
-/** Every function node:fs, fs.promises (=== node:fs/promises) and node:child_process export, by qualified name. */
-export function enumerate(): Enumerated[] {
+/**
+ * Every function node:fs, fs.promises (=== node:fs/promises) and node:child_process export, by qualified name; in
+ * kernel mode not node:child_process's, which all run on the calling thread.
+ */
+export function enumerate(kernel = false): Enumerated[] {
   const list: Enumerated[] = [];
-  for (const [prefix, exported] of [
+  const modules = [
     ['fs', fs],
     ['fs/promises', fs.promises],
-    ['child_process', childProcess()],
-  ] as const) {
+  ] as [string, object][];
+  if (!kernel) modules.push(['child_process', childProcess()]);
+  for (const [prefix, exported] of modules) {
     for (const name of Object.keys(exported)) {
       const fn = (exported as Record<string, unknown>)[name];
       if (typeof fn !== 'function') continue;
@@ -734,13 +737,15 @@ const syncForms: Readonly<Record<string, (args: unknown[]) => number>> = {
 
 /**
  * Puts the cover in place on this thread and returns its undo (install() in a worker). All or nothing: when one
- * function cannot be replaced (a frozen or read-only property), the ones already replaced are put back first.
+ * function cannot be replaced (a frozen or read-only property), the ones already replaced are put back first. In
+ * kernel mode only what does not run on this thread alone is covered (onThread): the kernel resolves the rest against
+ * the thread's own cwd, so node:child_process and node:net are not even loaded (issue #28, a worker's start-up).
  */
-export function cover(): () => void {
+export function cover(kernel: boolean): () => void {
   const { replace, undo } = patcher();
-  const { ChildProcess } = childProcess();
-  const { Server, Socket } = net();
   for (const entry of coveredFunctions) {
+    if (kernel && (entry.module === 'child_process' || entry.module === 'net' || entry.module === 'process')) continue;
+    if (kernel && onThread(entry.kind, entry.spec)) continue;
     const found = ownerOf(entry);
     if (found) {
       replace(
@@ -751,6 +756,23 @@ export function cover(): () => void {
       );
     }
   }
+  if (!kernel) coverOnThread(replace);
+  syncBuiltinExports(); // named imports of node:fs and friends follow (trap 15)
+  const missed = uncovered(undefined, undefined, enumerate(kernel));
+  if (missed.length > 0 && !warned) {
+    warned = true;
+    process.emitWarning(
+      `thread-cwd does not cover ${missed.join(', ')}: in a worker that chdir'd, they use the process cwd`,
+      { code: 'CWDKIT_THREAD_CWD_UNCOVERED' },
+    );
+  }
+  return undo;
+}
+
+/** Handles mode: what runs on this thread and takes a path other than as an fs argument (a child's cwd, a socket). */
+function coverOnThread(replace: ReturnType<typeof patcher>['replace']): void {
+  const { ChildProcess } = childProcess();
+  const { Server, Socket } = net();
   replace(
     ChildProcess.prototype,
     'spawn',
@@ -859,14 +881,4 @@ export function cover(): () => void {
       },
     'process.dlopen',
   );
-  syncBuiltinESMExports(); // named imports of node:fs and friends follow (trap 15)
-  const missed = uncovered();
-  if (missed.length > 0 && !warned) {
-    warned = true;
-    process.emitWarning(
-      `thread-cwd does not cover ${missed.join(', ')}: in a worker that chdir'd, they use the process cwd`,
-      { code: 'CWDKIT_THREAD_CWD_UNCOVERED' },
-    );
-  }
-  return undo;
 }

@@ -149,7 +149,7 @@ function enter(target: string | Buffer, asked: string): void {
     throw error;
   }
   // Kernel mode, installed: the thread itself moves (its own fs_struct), so what runs on it needs no join.
-  if (calls && state.installed && !state.kernelLost) {
+  if (calls && state.installed) {
     try {
       kernelChdir(calls, fd);
     } catch (error) {
@@ -185,7 +185,7 @@ function nameOf(fd: number): Buffer | undefined {
 function pin(): void {
   enter(processCwdLink(), '');
   const own = state.own as Own;
-  if (calls && !state.installed && !state.kernelLost) {
+  if (calls && !state.installed) {
     kernelChdir(calls, own.fd);
     state.kernel = true;
   }
@@ -304,7 +304,7 @@ export const strategy = defineStrategy({
         // A thread whose fs_struct is its own kept its covers at its last uninstall(): taken back, not doubled.
         const kept = state.kept;
         state.kept = undefined;
-        const undo = kept?.undo ?? cover();
+        const undo = kept?.undo ?? cover(calls !== undefined);
         let undoWorkers: () => void;
         try {
           undoWorkers = kept?.undoWorkers ?? coverWorkers();
@@ -318,7 +318,7 @@ export const strategy = defineStrategy({
         // cwd handed over, has a copy of that one: it stays in the process cwd of now (pin).
         if (state.own === undefined && privateFs()) enter(processCwdLink(), '');
         const own = state.own;
-        if (calls && own && !state.kernelLost) {
+        if (calls && own) {
           try {
             kernelChdir(calls, own.fd);
           } catch (error) {

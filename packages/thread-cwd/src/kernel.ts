@@ -4,11 +4,12 @@
 // rewrite; what runs on libuv's shared pool (fs callbacks, fs/promises, streams) still goes through the directory's
 // handle (cover.ts), since the pool shares the process's fs_struct (trap 16). Elsewhere, handles mode: the cover alone.
 import fs from 'node:fs';
+import process from 'node:process';
 import { getSystemErrorName } from 'node:util';
 import { setEnvironmentData } from 'node:worker_threads';
 import { codedError } from '@cwdkit/core';
 import { type Kernel, kernel } from '@cwdkit/native/kernel';
-import { fsOriginals, PRIVATE_FS, processCwdLink, state } from './state.js';
+import { fsOriginals, handlePath, PRIVATE_FS, processCwdLink, state } from './state.js';
 
 /** What an installed worker's chdir does: 'kernel' (its own fs_struct, a real fchdir) or 'handles' (the cover alone). */
 export type ThreadCwdMode = 'kernel' | 'handles';
@@ -22,6 +23,16 @@ export function kernelCalls(): Kernel | undefined {
 
 const O_PATH = 0o10000000;
 
+function unshareFailed(error: number): Error {
+  return codedError(
+    new Error(
+      `thread-cwd: unshare(CLONE_FS) failed on this thread (${getSystemErrorName(-error)}) after it was allowed on ` +
+        'a test thread: this worker cannot have a cwd of its own in the kernel',
+    ),
+    'ERR_CWDKIT_UNSHARE_FAILED',
+  );
+}
+
 /**
  * Moves this thread, in the kernel, to the directory `fd` holds: the first time, its fs_struct is made its own
  * (libuv's pool started before, by the addon: trap 16). Throws the OS's error, coded, having moved nothing.
@@ -29,15 +40,7 @@ const O_PATH = 0o10000000;
 export function kernelChdir(calls: Kernel, fd: number): void {
   if (!state.unshared) {
     const error = calls.unshareFs();
-    if (error !== 0) {
-      throw codedError(
-        new Error(
-          `thread-cwd: unshare(CLONE_FS) failed on this thread (${getSystemErrorName(-error)}) after it was allowed ` +
-            'on a test thread: this worker cannot have a cwd of its own in the kernel',
-        ),
-        'ERR_CWDKIT_UNSHARE_FAILED',
-      );
-    }
+    if (error !== 0) throw unshareFailed(error);
     state.unshared = true;
     setEnvironmentData(PRIVATE_FS, true);
   }
@@ -60,21 +63,49 @@ function toProcessCwd(calls: Kernel): void {
  * Around a new worker's start on a thread whose fs_struct is its own: the worker's thread shares this one's when it
  * starts (CLONE_FS). So this thread moves to the process cwd first: a worker that does not run thread-cwd starts where
  * its process.cwd() says (one that does moves to its parent's directory at install, handed over: workers.ts). After,
- * this thread takes a copy of its own again and moves back, so that its next chdir moves no worker. Where that copy
- * cannot be made, this thread keeps sharing the worker's fs_struct, at the process cwd, and uses handles from then on.
+ * this thread takes a copy of its own again and moves back, so that its next chdir moves no worker. A directory this
+ * thread may no longer search (its mode changed since the chdir) could not be entered again: the worker starts in it.
+ * The function returned throws, the worker terminated, where the copy cannot be made.
  */
-export function aroundWorker(): (() => void) | undefined {
-  if (!state.unshared || state.kernelLost) return undefined;
+export function aroundWorker(): ((worker: unknown) => void) | undefined {
+  if (!state.unshared) return undefined;
   const calls = kernel();
   if (calls instanceof Error) return undefined;
-  toProcessCwd(calls);
-  return () => {
-    const own = state.own;
-    if (calls.unshareFs() !== 0) {
-      state.kernelLost = true;
-      state.kernel = false;
-    } else if (state.kernel && own !== undefined && calls.fchdir(own.fd) !== 0) {
-      state.kernel = false; // its directory lost search permission since: the handle walk meets the same refusal
+  const own = state.kernel ? state.own : undefined;
+  const away = own === undefined || searchable(own.fd);
+  if (away) toProcessCwd(calls);
+  return (worker) => {
+    const error = calls.unshareFs();
+    if (error !== 0) {
+      (worker as { terminate?: () => unknown } | undefined)?.terminate?.();
+      if (away && own) calls.fchdir(own.fd);
+      throw unshareFailed(error);
     }
+    // Its mode changed in between: the thread goes where every relative path fails, never to the process cwd.
+    if (away && own && calls.fchdir(own.fd) !== 0) intoDeletedDirectory(calls);
   };
+}
+
+/** Whether this thread may enter the directory `fd` holds (search permission, as chdir(2) checks). */
+function searchable(fd: number): boolean {
+  try {
+    fsOriginals.statSync(`${handlePath(fd)}/.`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Moves this thread into an empty directory, deleted: every relative path then fails (ENOENT), as none may succeed. */
+function intoDeletedDirectory(calls: Kernel): void {
+  const { closeSync, openSync } = fsOriginals;
+  const os = process.getBuiltinModule('node:os');
+  const dir = fs.mkdtempSync(`${os.tmpdir()}/cwdkit-`);
+  const fd = openSync(dir, O_PATH | fs.constants.O_DIRECTORY);
+  try {
+    fs.rmdirSync(dir);
+    calls.fchdir(fd);
+  } finally {
+    closeSync(fd);
+  }
 }

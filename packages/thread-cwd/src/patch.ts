@@ -1,7 +1,6 @@
 // Replacing functions on builtin modules, all or nothing: the fs cover (cover.ts, in a worker) and the Worker cover
 // (workers.ts, in every installed thread, the main thread included).
-import { syncBuiltinESMExports } from 'node:module';
-import { codedError } from '@cwdkit/core';
+import { codedError, syncBuiltinExports } from '@cwdkit/core';
 
 export type Fn = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -23,7 +22,7 @@ export function patcher(): {
   const undo = () => {
     for (const { owner, key, value } of patches.reverse()) (owner as Record<string, unknown>)[key] = value;
     patches.length = 0;
-    syncBuiltinESMExports();
+    syncBuiltinExports();
   };
   const replace = (owner: object, key: string, make: (original: Fn) => Fn, label = key) => {
     const slots = owner as Record<string, unknown>;

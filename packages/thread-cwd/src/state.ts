@@ -56,8 +56,6 @@ interface ThreadState {
    * own, through them: index.ts, pin), and taken back by the next install().
    */
   kept?: { readonly undo: () => void; readonly undoWorkers: () => void };
-  /** Kernel mode: a worker's start left this thread sharing that worker's fs_struct, so it uses handles only now. */
-  kernelLost?: boolean;
   /** Kernel mode: the thread's kernel cwd is `own`'s directory, so calls that run on this thread need no join. */
   kernel?: boolean;
   /** Whether the main thread's install() said that workers cannot have a cwd of their own here (index.ts). */

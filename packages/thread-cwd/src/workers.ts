@@ -1,10 +1,9 @@
 // What a worker started from a thread where thread-cwd is installed gets: the setup entry preloaded, so it starts
 // installed and in its parent's cwd (handed over in environment data, see index.ts). A new thread starts bare (trap 3),
 // so this is patched in every installed thread, the main thread included.
-import { syncBuiltinESMExports } from 'node:module';
 import process from 'node:process';
 import workerThreads, { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
-import { codedError } from '@cwdkit/core';
+import { codedError, syncBuiltinExports } from '@cwdkit/core';
 import { aroundWorker } from './kernel.js';
 import { type Fn, patcher } from './patch.js';
 import { HANDOFF, handlePath, hold, state } from './state.js';
@@ -55,13 +54,13 @@ const around = (filename: unknown) => {
   covering = true;
   return (worker: unknown) => {
     covering = false;
-    detach?.();
     if (handed) {
       if (worker) (worker as { once(event: string, listener: () => void): unknown }).once('exit', handed);
       else handed();
     }
     // A worker started by a class taken before install (see coverWorkers) gets the path, and no hold.
     if (own) setEnvironmentData(HANDOFF, own.nameless ? undefined : own.bytes);
+    detach?.(worker); // last: it may throw, the worker terminated
   };
 };
 
@@ -87,10 +86,10 @@ export function coverWorkers(): () => void {
   // The main thread's cover cwdkit/register put in place at start (start.ts): the same cover, taken over, not doubled.
   const adopted = isMainThread ? adoptStartCover() : undefined;
   if (adopted) {
-    syncBuiltinESMExports();
+    syncBuiltinExports();
     return () => {
       adopted();
-      syncBuiltinESMExports();
+      syncBuiltinExports();
     };
   }
   const { replace, undo } = patcher();
@@ -116,6 +115,6 @@ export function coverWorkers(): () => void {
       'MessagePort.prototype.postMessage',
     );
   }
-  syncBuiltinESMExports(); // an ESM named import of Worker follows
+  syncBuiltinExports(); // an ESM named import of Worker follows
   return undo;
 }

@@ -82,6 +82,13 @@ describe.skipIf(!kernelHere || nodes.length === 0)('kernel mode', () => {
       });
     });
 
+    it('a worker installs thread-cwd without node:child_process, node:net or node:module; named imports made after follow', async () => {
+      const { seen } = await scenario(node, 'lean');
+      // Without the kernel-mode cover (and with node:module loaded for syncBuiltinESMExports): all three.
+      const loaded = seen.esmLoader ? ['module'] : []; // Node 26 loads the ES module loader in every worker
+      expect(seen).toEqual({ mode: 'kernel', esmLoader: seen.esmLoader, loaded, promise: 'a', callback: 'a' });
+    });
+
     it("the umask a worker copies at its first chdir is the process's, even while another thread reads it (Node sets it to 0 and back)", async () => {
       const { seen } = await scenario(node, 'umaskRace');
       // Without Node's umask mutex held around the copy: some workers create files 666 for their whole life.
