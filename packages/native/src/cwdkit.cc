@@ -398,21 +398,35 @@ pthread_mutex_t* NodeUmaskMutex() {
   return found;
 }
 
-// Without Node's mutex, best effort: a copy of 0 is checked against the process's, read again until it is not 0 (a
-// read in that moment shows 0 too; a real umask of 0 shows 0 every time).
-void KeepProcessUmask() {
-  mode_t copied = ::umask(0);
-  ::umask(copied);  // this thread's own now: no other thread sees the 0
-  if (copied != 0) return;
-  for (int tries = 0; tries < 16; tries++) {
-    int process = ProcessUmask();
-    if (process < 0) return;
-    if (process > 0) {
-      ::umask(static_cast<mode_t>(process));
-      return;
-    }
+// This thread's umask, read on a thread whose fs_struct is its own (no other thread sees the 0 in between).
+mode_t CurrentUmask() {
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  return mask;
+}
+
+// Without Node's mutex, best effort: the process's umask, a 0 read again until it is not (a read in that moment shows
+// 0 too; a real umask of 0 shows 0 every time). -1 where /proc cannot be read.
+int SettledProcessUmask() {
+  int process = ProcessUmask();
+  for (int tries = 0; process == 0 && tries < 16; tries++) {
     ::usleep(10 * (tries + 1));  // spaced unevenly, so that no loop of the reader's keeps reading in its moment
+    process = ProcessUmask();
   }
+  return process;
+}
+
+// takeProcessUmask(): this thread's umask (its fs_struct is its own) set to the process's now. Its copy keeps the
+// umask of its unshare; a worker it starts shares its fs_struct at first, so takes this one. 0 or an errno.
+napi_value TakeProcessUmask(napi_env env, napi_callback_info) {
+  pthread_mutex_t* umaskMutex = NodeUmaskMutex();
+  if (umaskMutex != nullptr) pthread_mutex_lock(umaskMutex);
+  int process = umaskMutex != nullptr ? ProcessUmask() : SettledProcessUmask();
+  if (process >= 0) ::umask(static_cast<mode_t>(process));
+  if (umaskMutex != nullptr) pthread_mutex_unlock(umaskMutex);
+  napi_value value;
+  napi_create_int32(env, process >= 0 ? 0 : ENOENT, &value);
+  return value;
 }
 
 // unshareFs() → 0 or errno: the pool started, then this thread's fs_struct made its own. Once per thread is enough
@@ -433,7 +447,10 @@ napi_value UnshareFs(napi_env env, napi_callback_info) {
   if (umaskMutex != nullptr) pthread_mutex_lock(umaskMutex);
   int error = ::unshare(CLONE_FS) == 0 ? 0 : errno;
   if (umaskMutex != nullptr) pthread_mutex_unlock(umaskMutex);
-  else if (error == 0) KeepProcessUmask();
+  if (umaskMutex == nullptr && error == 0 && CurrentUmask() == 0) {
+    int process = SettledProcessUmask();
+    if (process > 0) ::umask(static_cast<mode_t>(process));
+  }
   napi_create_int32(env, error, &value);
   return value;
 }
@@ -491,6 +508,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   const napi_property_descriptor kernel[] = {
       {"probeUnshare", nullptr, ProbeUnshare, nullptr, nullptr, nullptr, napi_default_method, nullptr},
       {"unshareFs", nullptr, UnshareFs, nullptr, nullptr, nullptr, napi_default_method, nullptr},
+      {"takeProcessUmask", nullptr, TakeProcessUmask, nullptr, nullptr, nullptr, napi_default_method, nullptr},
       {"fchdir", nullptr, Fchdir, nullptr, nullptr, nullptr, napi_default_method, nullptr},
   };
   napi_define_properties(env, exports, sizeof kernel / sizeof kernel[0], kernel);

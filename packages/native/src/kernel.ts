@@ -11,6 +11,12 @@ export interface Kernel {
    * first, so that it keeps sharing the process's (trap 16). Threads this thread starts afterwards share its copy.
    */
   unshareFs(): number;
+  /**
+   * Sets the calling thread's umask to the process's now, for a thread whose fs_struct is its own (its copy keeps the
+   * umask of its unshare): 0 or an errno. Read under Node's own umask mutex, so another thread's process.umask() read
+   * (0, then back) is never what it takes.
+   */
+  takeProcessUmask(): number;
   /** fchdir(2) on the calling thread: 0 or an errno. */
   fchdir(fd: number): number;
 }
@@ -27,10 +33,10 @@ export function kernel(): Kernel | Error {
     found = error instanceof Error ? error : new Error(String(error));
     return found;
   }
-  const { probeUnshare, unshareFs, fchdir } = binding;
+  const { probeUnshare, unshareFs, takeProcessUmask, fchdir } = binding;
   found =
-    probeUnshare && unshareFs && fchdir
-      ? { probeUnshare, unshareFs, fchdir }
+    probeUnshare && unshareFs && takeProcessUmask && fchdir
+      ? { probeUnshare, unshareFs, takeProcessUmask, fchdir }
       : new Error(`@cwdkit/native: a thread's own fs_struct is a Linux call (this is ${process.platform})`);
   return found;
 }

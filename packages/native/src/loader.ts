@@ -22,6 +22,7 @@ export interface Binding {
   /** Linux only, for @cwdkit/thread-cwd's kernel mode (see src/kernel.ts). */
   probeUnshare?(): number;
   unshareFs?(): number;
+  takeProcessUmask?(): number;
   fchdir?(fd: number): number;
 }
 

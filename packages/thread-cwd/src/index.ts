@@ -16,7 +16,7 @@ import {
 } from '@cwdkit/core';
 import { createProvider as createProcessCwd } from '@cwdkit/sab-atomics';
 import { cover } from './cover.js';
-import { kernelCalls, kernelChdir, type ThreadCwdMode } from './kernel.js';
+import { intoDeletedDirectory, kernelCalls, kernelChdir, type ThreadCwdMode } from './kernel.js';
 import {
   fsOriginals,
   HANDOFF,
@@ -91,8 +91,8 @@ function warnProcessScope(): void {
 const processCwd = createProcessCwd();
 
 /**
- * Kernel mode's calls (see kernel.ts), where CWDKIT_THREAD_CWD_KERNEL=1 asks for it (experimental: three wrong
- * answers are still open, README), the addon loads and unshare(CLONE_FS) is allowed; else handles mode.
+ * Kernel mode's calls (see kernel.ts), where CWDKIT_THREAD_CWD_KERNEL=1 asks for it (experimental, README), the addon
+ * loads and unshare(CLONE_FS) is allowed; else handles mode.
  */
 const calls = threadScoped && process.env.CWDKIT_THREAD_CWD_KERNEL === '1' ? kernelCalls() : undefined;
 const threadCwdMode: ThreadCwdMode = calls ? 'kernel' : 'handles';
@@ -159,6 +159,11 @@ function enter(target: string | Buffer, asked: string): void {
     }
     state.kernel = true;
   }
+  adopt(entered);
+}
+
+/** `entered` as the thread's cwd, the one before retired. */
+function adopt(entered: Own): void {
   const previous = state.own;
   state.own = entered;
   if (previous) retire(previous); // closed once nothing started in it still walks its handle
@@ -180,26 +185,37 @@ function nameOf(fd: number): Buffer | undefined {
  * Kernel mode, a thread whose fs_struct is its own: it cannot share the process's again, so where it would go back to
  * following the process cwd, it stays in the directory the process is in now, in the kernel and through the covers it
  * keeps (release): its sync and async calls, its runtime's own process.cwd() (which asks the kernel for this thread's)
- * and its new workers all agree, and a later chdir of the main thread does not move it.
+ * and its new workers all agree, and a later chdir of the main thread does not move it. It takes the process's umask
+ * of now too.
  */
 function pin(): void {
-  enter(processCwdLink(), '');
-  const own = state.own as Own;
-  if (calls && !state.installed) {
-    kernelChdir(calls, own.fd);
+  // No search permission is needed to stay in a directory, as a thread that follows the process would.
+  const fd = openSync(processCwdLink(), O_PATH | fs.constants.O_DIRECTORY);
+  let entered: Own;
+  try {
+    const { dev, ino } = fstatSync(fd);
+    entered = makeOwn(nameOf(fd), dev, ino, fd);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  if (calls) {
+    try {
+      kernelChdir(calls, fd);
+    } catch {
+      intoDeletedDirectory(calls); // it may not enter it: where every relative path fails, as it would there
+    }
+    calls.takeProcessUmask();
     state.kernel = true;
   }
+  adopt(entered);
 }
 
 /** Back to following the process cwd: the thread's own cwd, its handle and its handoff to new workers dropped. */
 function forget(): void {
   const own = state.own;
   if (own === undefined) return;
-  // Where no cover runs (none kept), nothing of ours could keep it anywhere.
-  if (privateFs() && state.kept) {
-    pin();
-    return;
-  }
+  if (state.kept) return; // uninstalled in kernel mode: it stays where uninstall() pinned it
   state.own = undefined;
   retire(own);
   setEnvironmentData(HANDOFF, undefined); // undefined deletes it
@@ -316,22 +332,28 @@ export const strategy = defineStrategy({
         // A worker that took its parent's cwd at create() (inherited) moves there in the kernel now, in an fs_struct
         // of its own, so that its own calls need no join. One started by a thread whose fs_struct was its own, with no
         // cwd handed over, has a copy of that one: it stays in the process cwd of now (pin).
-        if (state.own === undefined && privateFs()) enter(processCwdLink(), '');
         const own = state.own;
-        if (calls && own) {
-          try {
+        try {
+          if (own === undefined && privateFs()) pin();
+          else if (calls && own) {
             kernelChdir(calls, own.fd);
-          } catch (error) {
-            state.installed = false;
-            release(undo, undoWorkers);
-            throw error;
+            state.kernel = true;
           }
-          state.kernel = true;
+        } catch (error) {
+          state.installed = false; // as it was: the covers kept, or none
+          if (kept) state.kept = kept;
+          else {
+            undoWorkers();
+            undo();
+          }
+          throw error;
         }
         return () => {
           state.installed = false;
           release(undo, undoWorkers);
-          forget(); // a provider installed later starts in the process cwd, not in this one's
+          // A provider installed later starts in the process cwd, not in this one's (kernel mode: the one of now).
+          if (state.kept) pin();
+          else forget();
         };
       },
       // The last open provider of a thread where none is installed (one may have taken its parent's cwd): the cwd

@@ -48,41 +48,59 @@ export function kernelChdir(calls: Kernel, fd: number): void {
   if (error !== 0) throw Object.assign(new Error(getSystemErrorName(-error)), { code: getSystemErrorName(-error) });
 }
 
-/** Moves this thread, in the kernel, to where the process is now. Throws where /proc/self/cwd cannot be opened. */
+/**
+ * Moves this thread, in the kernel, to where the process is now; where it may not enter it (no search permission),
+ * where every relative path fails as it would there.
+ */
 function toProcessCwd(calls: Kernel): void {
   const { closeSync, openSync } = fsOriginals;
   const fd = openSync(processCwdLink(), O_PATH | fs.constants.O_DIRECTORY);
   try {
-    calls.fchdir(fd);
+    if (calls.fchdir(fd) !== 0) intoDeletedDirectory(calls);
   } finally {
     closeSync(fd);
   }
 }
 
 /**
- * Around a new worker's start on a thread whose fs_struct is its own: the worker's thread shares this one's when it
- * starts (CLONE_FS). So this thread moves to the process cwd first: a worker that does not run thread-cwd starts where
- * its process.cwd() says (one that does moves to its parent's directory at install, handed over: workers.ts). After,
+ * Kernel mode, a thread whose fs_struct is its own (it unshared) as it starts a worker: that worker's thread shares
+ * this one's fs_struct when it starts (CLONE_FS). So, right before Node makes that thread (workers.ts), this thread
+ * moves to the process cwd, with the process's umask: a worker that does not run thread-cwd starts where its
+ * process.cwd() says (one that does moves to its parent's directory at install, handed over). Once the worker exists,
  * this thread takes a copy of its own again and moves back, so that its next chdir moves no worker. A directory this
  * thread may no longer search (its mode changed since the chdir) could not be entered again: the worker starts in it.
- * The function returned throws, the worker terminated, where the copy cannot be made.
  */
-export function aroundWorker(): ((worker: unknown) => void) | undefined {
+export interface WorkerStart {
+  /** Right before the thread is made: after Node's start message, so no getter of the caller's options runs here. */
+  enter(): void;
+  /** After the constructor; throws, the worker terminated, where this thread cannot take a copy of its own. */
+  detach(worker: unknown): void;
+}
+
+export function workerStart(): WorkerStart | undefined {
   if (!state.unshared) return undefined;
   const calls = kernel();
   if (calls instanceof Error) return undefined;
   const own = state.kernel ? state.own : undefined;
-  const away = own === undefined || searchable(own.fd);
-  if (away) toProcessCwd(calls);
-  return (worker) => {
-    const error = calls.unshareFs();
-    if (error !== 0) {
-      (worker as { terminate?: () => unknown } | undefined)?.terminate?.();
-      if (away && own) calls.fchdir(own.fd);
-      throw unshareFailed(error);
-    }
-    // Its mode changed in between: the thread goes where every relative path fails, never to the process cwd.
-    if (away && own && calls.fchdir(own.fd) !== 0) intoDeletedDirectory(calls);
+  let moved = false;
+  return {
+    enter() {
+      if (moved || (own !== undefined && !searchable(own.fd))) return;
+      calls.takeProcessUmask();
+      toProcessCwd(calls);
+      moved = true;
+    },
+    detach(worker) {
+      const error = calls.unshareFs();
+      const back = moved && own !== undefined;
+      if (error !== 0) {
+        (worker as { terminate?: () => unknown } | undefined)?.terminate?.();
+        if (back) calls.fchdir(own.fd);
+        throw unshareFailed(error);
+      }
+      // Its mode changed in between: where every relative path fails, as it would there; never the process cwd.
+      if (back && calls.fchdir(own.fd) !== 0) intoDeletedDirectory(calls);
+    },
   };
 }
 
@@ -96,15 +114,19 @@ function searchable(fd: number): boolean {
   }
 }
 
-/** Moves this thread into an empty directory, deleted: every relative path then fails (ENOENT), as none may succeed. */
-function intoDeletedDirectory(calls: Kernel): void {
+/**
+ * Moves this thread where every relative path fails, as in a directory it may not search (EACCES): an empty one of
+ * its own, its search permission taken away once inside, then deleted. Never the process cwd in its stead.
+ */
+export function intoDeletedDirectory(calls: Kernel): void {
   const { closeSync, openSync } = fsOriginals;
   const os = process.getBuiltinModule('node:os');
   const dir = fs.mkdtempSync(`${os.tmpdir()}/cwdkit-`);
   const fd = openSync(dir, O_PATH | fs.constants.O_DIRECTORY);
   try {
-    fs.rmdirSync(dir);
     calls.fchdir(fd);
+    fs.chmodSync(dir, 0);
+    fs.rmdirSync(dir);
   } finally {
     closeSync(fd);
   }

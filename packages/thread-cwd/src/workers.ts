@@ -4,7 +4,7 @@
 import process from 'node:process';
 import workerThreads, { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
 import { codedError, syncBuiltinExports } from '@cwdkit/core';
-import { aroundWorker } from './kernel.js';
+import { type WorkerStart, workerStart } from './kernel.js';
 import { type Fn, patcher } from './patch.js';
 import { HANDOFF, handlePath, hold, state } from './state.js';
 import { ADDED, type Added, adoptStartCover, coveredWorker, preloadsSetup } from './worker-class.js';
@@ -31,6 +31,8 @@ startedWithSetup();
 
 /** Set while the covered Worker constructs: a worker's start message seen without it came from a class taken earlier. */
 let covering = false;
+/** Kernel mode: what this thread does around the thread of the worker the covered Worker constructs (kernel.ts). */
+let starting: WorkerStart | undefined;
 
 /**
  * Around each new worker of this thread: a thread with a cwd of its own hands the worker the directory itself (its
@@ -46,21 +48,22 @@ const around = (filename: unknown) => {
       'ERR_CWDKIT_CWD_TOO_LONG',
     );
   }
-  // Kernel mode: the worker's thread will share this thread's fs_struct at its start (kernel.ts).
-  const detach = aroundWorker();
   const own = state.own;
   const handed = own && hold(own);
   if (own) setEnvironmentData(HANDOFF, handlePath(own.fd));
   covering = true;
+  starting = workerStart();
   return (worker: unknown) => {
     covering = false;
+    const started = starting;
+    starting = undefined;
     if (handed) {
       if (worker) (worker as { once(event: string, listener: () => void): unknown }).once('exit', handed);
       else handed();
     }
     // A worker started by a class taken before install (see coverWorkers) gets the path, and no hold.
     if (own) setEnvironmentData(HANDOFF, own.nameless ? undefined : own.bytes);
-    detach?.(worker); // last: it may throw, the worker terminated
+    started?.detach(worker); // last: it may throw, the worker terminated
   };
 };
 
@@ -101,10 +104,20 @@ export function coverWorkers(): () => void {
       'postMessage',
       (postMessage) =>
         function (this: unknown, message: unknown) {
-          if (!covering && state.own !== undefined && isStart(message) && !startedWithSetup()) {
+          if (covering) {
+            // biome-ignore lint/complexity/noArguments: the port's own arity and argument checks
+            const posted = Reflect.apply(postMessage, this, arguments);
+            if (isStart(message)) starting?.enter(); // Node makes the worker's thread next
+            return posted;
+          }
+          if (state.own !== undefined && isStart(message) && !startedWithSetup()) {
+            // Uninstalled in kernel mode, the thread keeps its cwd, and this cover with it (index.ts, release).
+            const taken = state.installed
+              ? 'before thread-cwd was installed in this thread'
+              : "before thread-cwd was installed in this thread, which keeps a cwd of its own after uninstall() (kernel mode: its fs_struct cannot be the process's again)";
             throw codedError(
               new Error(
-                "new Worker(): this Worker class was taken from node:worker_threads before thread-cwd was installed in this thread, so the worker it starts would not follow this thread's cwd: take Worker from node:worker_threads after install() (or preload @cwdkit/thread-cwd/setup by its absolute path with --require, which that worker would inherit)",
+                `new Worker(): this Worker class was taken from node:worker_threads ${taken}, so the worker it starts would not follow this thread's cwd: take Worker from node:worker_threads after install() (or preload @cwdkit/thread-cwd/setup by its absolute path with --require, which that worker would inherit)`,
               ),
               'ERR_CWDKIT_WORKER_CLASS_CAPTURED',
             );

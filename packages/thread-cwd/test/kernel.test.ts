@@ -13,6 +13,7 @@ import { noUnshare } from '../../native/test/no-unshare.js';
 const run = promisify(execFile);
 const script = path.join(import.meta.dirname, 'fixtures', 'kernel.cjs');
 const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'thread-cwd-kernel-')));
+fs.chmodSync(scratch, 0o755); // nobody must be able to start in it (the no-search test)
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 const kernelHere = ((calls) => !(calls instanceof Error) && calls.probeUnshare() === 0)(kernel());
 const nodes = (['node22', 'node24', 'node26'] as const).flatMap((name) => {
@@ -88,6 +89,38 @@ describe.skipIf(!kernelHere || nodes.length === 0)('kernel mode', () => {
       const loaded = seen.esmLoader ? ['module'] : []; // Node 26 loads the ES module loader in every worker
       expect(seen).toEqual({ mode: 'kernel', esmLoader: seen.esmLoader, loaded, promise: 'a', callback: 'a' });
     });
+
+    it("workers started by a worker with its own cwd take the process's umask of their start, of another strategy too", async () => {
+      const { seen } = await scenario(node, 'umaskNested');
+      // Without the parent taking the process's umask around each start: 644, its own of its first chdir.
+      expect(seen).toEqual({ own: '600', other: '600' });
+    });
+
+    it("the caller's Worker options (getters of workerData and env) are read in the parent's cwd", async () => {
+      const { seen } = await scenario(node, 'optionGetters');
+      // Without the move waiting for Node's start message: 'home', the process cwd, for both getters.
+      expect(seen).toEqual({ workerData: 'a', env: 'a', after: 'a' });
+    });
+
+    it.skipIf(process.getuid?.() !== 0)(
+      'a process cwd that may not be searched (as nobody): uninstall() and a worker of another strategy fail relative paths with EACCES, as a thread there would',
+      async () => {
+        const { seen } = await scenario(node, 'noSearch', [
+          'setpriv',
+          '--reuid=nobody',
+          '--regid=nogroup',
+          '--clear-groups',
+        ]);
+        // Without: uninstall() threw EACCES and left thread-cwd installed, reading 'a'; the other worker read 'a'.
+        expect(seen).toEqual({
+          mode: 'kernel',
+          other: expect.stringMatching(/^error /), // its register cannot read the cwd's package.json either
+          uninstalled: 'ok',
+          installed: null,
+          read: 'EACCES',
+        });
+      },
+    );
 
     it("the umask a worker copies at its first chdir is the process's, even while another thread reads it (Node sets it to 0 and back)", async () => {
       const { seen } = await scenario(node, 'umaskRace');
