@@ -23,13 +23,13 @@ const nodes = (['node22', 'node24', 'node26'] as const).flatMap((name) => {
 let roots = 0;
 
 /** Runs a scenario in a fresh root (home/, a/, b/, c/, each with a file `name`), started in home/. */
-async function scenario(node: string, name: string, prefix: string[] = []) {
+async function scenario(node: string, name: string, prefix: string[] = [], nodeArgs: string[] = []) {
   const root = path.join(scratch, `root-${roots++}`);
   for (const dir of ['home', 'a', 'b', 'c']) {
     fs.mkdirSync(path.join(root, dir), { recursive: true });
     fs.writeFileSync(path.join(root, dir, 'name'), dir);
   }
-  const command = [...prefix, node, script, name, root];
+  const command = [...prefix, node, ...nodeArgs, script, name, root];
   const { stdout } = await run(command[0] as string, command.slice(1), { cwd: path.join(root, 'home') });
   return { root, seen: JSON.parse(stdout) };
 }
@@ -122,6 +122,14 @@ describe.skipIf(!kernelHere || nodes.length === 0)('kernel mode', () => {
       },
     );
 
+    it("what no cover reaches (Node's raw cwd, native code on the thread) answers as a real chdir's", async () => {
+      const { seen } = await scenario(node, 'reach', [], ['--experimental-shadow-realm']);
+      const { mode, ...thread } = seen.thread;
+      expect(mode).toBe('kernel');
+      expect(seen.real).toMatchObject({ sqlite: 'made.sqlite in a', wasiPreopen: 'opened', shadowRealm: 'a' });
+      expect(thread).toEqual(seen.real);
+    });
+
     it("the umask a worker copies at its first chdir is the process's, even while another thread reads it (Node sets it to 0 and back)", async () => {
       const { seen } = await scenario(node, 'umaskRace');
       // Without Node's umask mutex held around the copy: some workers create files 666 for their whole life.
@@ -160,6 +168,19 @@ describe.skipIf(nodes.length === 0)('handles mode, where seccomp refuses unshare
         ['pool-after', '644'],
       ],
       umask: '22',
+    });
+  });
+
+  it("what no cover reaches uses the process cwd (the README's list of what handles mode does not cover)", async () => {
+    const { seen } = await scenario(node, 'reach', [noUnshare()], ['--experimental-shadow-realm']);
+    expect(seen.thread).toEqual({
+      ...seen.real,
+      mode: 'handles',
+      shadowRealm: 'TypeError', // its specifier resolved against the process cwd: not found
+      sqlite: 'made.sqlite elsewhere',
+      report: 'made-report.json elsewhere',
+      heapSnapshot: 'made.heapsnapshot elsewhere',
+      wasiPreopen: 'UVWASI_ENOENT',
     });
   });
 
