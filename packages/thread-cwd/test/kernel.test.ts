@@ -130,6 +130,11 @@ describe.skipIf(!kernelHere || nodes.length === 0)('kernel mode', () => {
       expect(thread).toEqual(seen.real);
     });
 
+    it('workers terminated while they chdir leave the main thread where it was, and no handle behind', async () => {
+      const { seen } = await scenario(node, 'terminated');
+      expect(seen).toEqual({ sync: 'home', promise: 'home', kernel: 'home', handlesLeft: 0 });
+    });
+
     it("the umask a worker copies at its first chdir is the process's, even while another thread reads it (Node sets it to 0 and back)", async () => {
       const { seen } = await scenario(node, 'umaskRace');
       // Without Node's umask mutex held around the copy: some workers create files 666 for their whole life.
