@@ -42,7 +42,7 @@ for (const name of packages) {
 // thread-cwd's per-major tests (test/majors.ts): npm test runs them on Node 24; here on Node 22 and 26.
 {
   const cwd = path.join(root, 'packages', 'thread-cwd');
-  const perMajor = ['workers', 'differential', 'enumeration', 'vitest-pools', 'mkdir-deleted'].map(
+  const perMajor = ['workers', 'differential', 'enumeration', 'vitest-pools', 'mkdir-deleted', 'kernel'].map(
     (name) => `test/${name}.test.ts`,
   );
   const started = Date.now();

@@ -9,6 +9,7 @@ import { findRuntime } from '@cwdkit/conformance';
 import { kernel } from '@cwdkit/native/kernel';
 import { afterAll, describe, expect, it } from 'vitest';
 import { noUnshare } from '../../native/test/no-unshare.js';
+import { MAJORS } from './majors.js';
 
 const run = promisify(execFile);
 const script = path.join(import.meta.dirname, 'fixtures', 'kernel.cjs');
@@ -16,7 +17,7 @@ const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'th
 fs.chmodSync(scratch, 0o755); // nobody must be able to start in it (the no-search test)
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 const kernelHere = ((calls) => !(calls instanceof Error) && calls.probeUnshare() === 0)(kernel());
-const nodes = (['node22', 'node24', 'node26'] as const).flatMap((name) => {
+const nodes = MAJORS.flatMap((name) => {
   const binary = findRuntime(name);
   return binary ? [[name, binary] as const] : [];
 });
