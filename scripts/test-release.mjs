@@ -5,7 +5,8 @@
 //   1. the conformance suite's whole run of each strategy (describeCwdStrategy: "passes under node22" …) and the
 //      thread-safety tests that run per major (describeThreadSafety's cold worker, "(node22)" …): the test files that
 //      hold them, with CWDKIT_CONFORMANCE_RUNTIMES=node22,node24,node26 and only those tests selected by name;
-//   2. thread-cwd's per-major tests (its test/majors.ts: npm test runs them on Node 24) on Node 22 and 26;
+//   2. thread-cwd's per-major tests (its test/majors.ts: npm test runs them on Node 24) on Node 22 and 26, and
+//      cwdkit's (its worker-counter differential and the flag's thread-cwd start-up: test/helpers.ts majorRuns);
 //   3. scripts/test-node-majors.mjs: the other suites of core and the strategies on each major (see its comment).
 // Arguments go to test-node-majors (the majors; --full).
 import { spawnSync } from 'node:child_process';
@@ -39,23 +40,23 @@ for (const name of packages) {
   if (run.status !== 0) failed.push(`@cwdkit/${name} on ${majors.join(', ')}`);
 }
 
-// thread-cwd's per-major tests (test/majors.ts): npm test runs them on Node 24; here on Node 22 and 26.
-{
-  const cwd = path.join(root, 'packages', 'thread-cwd');
-  const perMajor = ['workers', 'differential', 'enumeration', 'vitest-pools', 'mkdir-deleted', 'kernel'].map(
-    (name) => `test/${name}.test.ts`,
-  );
+// Per-major tests that npm test runs on Node 24 only; here on Node 22 and 26 (titled "node22" or "node 22"):
+// thread-cwd's (its test/majors.ts) and cwdkit's (majorRuns in its test/helpers.ts).
+const perMajor = {
+  'thread-cwd': ['workers', 'differential', 'enumeration', 'vitest-pools', 'mkdir-deleted', 'kernel'],
+  cwdkit: ['worker-counter', 'register'],
+};
+for (const [name, tests] of Object.entries(perMajor)) {
+  const cwd = path.join(root, 'packages', name);
   const started = Date.now();
-  console.log('\n=== node22, node26: @cwdkit/thread-cwd, its per-major tests');
-  const run = spawnSync(process.execPath, [vitest, 'run', ...perMajor, '-t', 'node22|node26'], {
-    cwd,
-    stdio: 'inherit',
-    env: { ...process.env, CWDKIT_CONFORMANCE_RUNTIMES: 'node22,node26' },
-  });
-  console.log(
-    `=== @cwdkit/thread-cwd per major: exit ${run.status} in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  console.log(`\n=== node22, node26: @cwdkit/${name}, its per-major tests`);
+  const run = spawnSync(
+    process.execPath,
+    [vitest, 'run', ...tests.map((test) => `test/${test}.test.ts`), '-t', 'node ?22|node ?26'],
+    { cwd, stdio: 'inherit', env: { ...process.env, CWDKIT_CONFORMANCE_RUNTIMES: 'node22,node26' } },
   );
-  if (run.status !== 0) failed.push('@cwdkit/thread-cwd on node22, node26');
+  console.log(`=== @cwdkit/${name} per major: exit ${run.status} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  if (run.status !== 0) failed.push(`@cwdkit/${name} on node22, node26`);
 }
 
 const suites = spawnSync(

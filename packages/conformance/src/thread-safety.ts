@@ -7,11 +7,17 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { spawnRuntime } from './harness.js';
 import { findRuntime, type OtherRuntime, runtimeLeftOut } from './runtimes.js';
-import { measureStaleReads, RUNTIME, type StaleReadResult } from './stale-reads.js';
+import { measureStaleReads } from './stale-reads.js';
 
 export interface ThreadSafetyOptions {
   /** The key the strategy gives `sharedMemory()` from @cwdkit/core: tells which workers found its buffer. */
   sharedMemoryKey: string;
+  /**
+   * Whether the cold-worker test ends with its stale-read storm (default true). Turn it off only where the strategy's
+   * cold workers run core's `coldWorkerCwd()` unchanged and another strategy's tests storm that on every runtime: the
+   * rest of the cold-worker test (no shared memory, `cold`, 100 chdirs, ENOENT after `invalidate()`) still runs.
+   */
+  coldStorm?: boolean;
 }
 
 type Runtime = 'node' | OtherRuntime;
@@ -28,11 +34,6 @@ async function runScript(runtime: Runtime, args: string[], deadlineMs: number): 
   const { status, output } = await spawnRuntime(runtime, script, rest, { timeoutMs: deadlineMs });
   if (status !== 0) throw new Error(`exited with ${status}:\n${output}`);
   return JSON.parse(output.trim().split('\n').at(-1) as string);
-}
-
-function line(result: StaleReadResult, label: string): string {
-  const { stale, checked, reads, chdirs, ms } = result;
-  return `${label}: ${stale} stale in ${checked} checked reads (${reads} reads, ${chdirs} chdirs, ${ms | 0} ms)`;
 }
 
 /**
@@ -65,24 +66,26 @@ function eachRuntime(
  * The thread-safety tests as vitest tests, for a worker-coherent strategy that shares memory with its workers.
  * `module` is imported by the scripts and their workers, so it must resolve to built JavaScript from this package.
  */
-export function describeThreadSafety(module: string, { sharedMemoryKey }: ThreadSafetyOptions): void {
+export function describeThreadSafety(module: string, { sharedMemoryKey, coldStorm = true }: ThreadSafetyOptions): void {
   describe(`thread safety: ${module}`, () => {
     // ≥ 10,000 chdirs over 64 directories, 2 readers, ≥ 1M checked reads. Tight, then with a pause before each chdir,
-    // so that every published state lasts long enough for a stale cache to be read.
+    // so that every published state lasts long enough for a stale cache to be read. (The runtime's own cwd in the same
+    // storm is the bench's worker-read scenario, which counts its stale reads with the same rule: not measured here.)
     const storm = { workers: 2, chdirs: 10_000, directories: 64, minReads: 1_050_000, maxMs: 60_000 };
-    // Two storms (the runtime's own, then the strategy's), each stopped by maxMs at worst, plus their setup: the test's
-    // budget covers both with room, so a slow machine never abandons a storm that is still changing directory.
-    const stormBudget = 2 * storm.maxMs + 60_000;
+    // The storm, stopped by maxMs at worst, plus its setup: the budget covers it with room (a busy machine has taken up
+    // to 3 minutes), so a slow machine never abandons a storm that is still changing directory.
+    const stormBudget = 3 * storm.maxMs;
     it.each([
       ['tight', 0],
       ['paused 20 µs', 20],
     ])(
-      'no stale read in ≥ 1M checked reads, %s storm (the runtime own cwd recorded)',
+      'no stale read in ≥ 1M checked reads, %s storm',
       async (label, pauseUs) => {
-        const runtime = await measureStaleReads({ ...storm, pauseUs, module: RUNTIME });
         const ours = await measureStaleReads({ ...storm, pauseUs, module });
-        console.log(`${line(runtime, `runtime's own cwd, ${label}`)}\n${line(ours, `${module}, ${label}`)}`);
-        expect(runtime.checked).toBeGreaterThan(0); // recorded, not judged: Node 20's worker cache is racy
+        const { stale, checked, reads, chdirs, ms } = ours;
+        console.log(
+          `${module}, ${label}: ${stale} stale in ${checked} checked reads (${reads} reads, ${chdirs} chdirs, ${ms | 0} ms)`,
+        );
         expect(ours.chdirs).toBeGreaterThanOrEqual(10_000);
         expect(ours.checked).toBeGreaterThanOrEqual(1_000_000);
         expect(ours.stale, JSON.stringify(ours.examples)).toBe(0);
@@ -100,21 +103,26 @@ export function describeThreadSafety(module: string, { sharedMemoryKey }: Thread
     );
 
     eachRuntime(
-      'a cold worker (its main thread never loads the strategy) sees every chdir, ENOENT after invalidate() once its cwd is deleted, no stale read in a storm',
+      `a cold worker (its main thread never loads the strategy) sees every chdir, ENOENT after invalidate() once its cwd is deleted${coldStorm ? ', no stale read in a storm' : " (the storm: core's coldWorkerCwd, stormed by another strategy's tests)"}`,
       async (runtime) => {
-        const result = (await runScript(runtime, [script('cold-worker'), module, sharedMemoryKey], 170_000)) as {
+        const args = [script('cold-worker'), module, sharedMemoryKey, ...(coldStorm ? [] : ['no-storm'])];
+        const result = (await runScript(runtime, args, 170_000)) as {
           shared: boolean;
           cold?: boolean;
           deleted: unknown;
-          storm: { stale: number; checked: number; chdirs: number; examples: unknown };
+          storm?: { stale: number; checked: number; chdirs: number; examples: unknown };
         };
         console.log(`${runtime}, cold: ${JSON.stringify(result)}`);
         expect(result.shared).toBe(false);
         expect(result.cold ?? true).toBe(true); // a strategy that states capabilities.cold says true here
         expect(result.deleted).toMatchObject({ afterInvalidate: 'ENOENT' });
-        expect(result.storm.chdirs).toBeGreaterThanOrEqual(10_000);
-        expect(result.storm.checked).toBeGreaterThanOrEqual(1_000_000);
-        expect(result.storm.stale, JSON.stringify(result.storm.examples)).toBe(0);
+        if (coldStorm) {
+          expect(result.storm?.chdirs).toBeGreaterThanOrEqual(10_000);
+          expect(result.storm?.checked).toBeGreaterThanOrEqual(1_000_000);
+          expect(result.storm?.stale, JSON.stringify(result.storm?.examples)).toBe(0);
+        } else {
+          expect(result.storm).toBeUndefined();
+        }
       },
       180_000,
       undefined,

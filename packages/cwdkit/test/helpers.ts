@@ -8,6 +8,16 @@ export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 export const dist = path.join(packageRoot, 'dist');
 export const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 
+/**
+ * Whether a per-major test runs on this Node major: Node 24 (the Active LTS) on every run; Node 22 and 26 where
+ * CWDKIT_CONFORMANCE_RUNTIMES names them (npm run test:release, which selects those tests by their `node 22` or
+ * `node 26` title; npm test sets bun,deno in vitest.shared.ts) and on every run where it is unset.
+ */
+export function majorRuns(major: 22 | 24 | 26): boolean {
+  const chosen = process.env.CWDKIT_CONFORMANCE_RUNTIMES;
+  return major === 24 || chosen === undefined || chosen.split(',').some((name) => name.trim() === `node${major}`);
+}
+
 /** A fresh real directory (symlinks resolved, so it compares equal to what getcwd reports). */
 export function scratchDir(prefix = 'cwdkit-select-'): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));

@@ -1,8 +1,8 @@
-// cold-worker.js <strategy module> <shared memory key>
+// cold-worker.js <strategy module> <shared memory key> [no-storm]
 // A worker of a pool whose main thread never loads the strategy (a cold worker) finds no shared memory, says so where
 // the strategy states it (capabilities.cold), sees every chdir the main thread makes with the runtime's own chdir,
 // and after invalidate() asks the OS: ENOENT once its directory is deleted (trap 5). Then the same in a stale-read
-// storm (paused, so every state lasts long enough to be read). Prints a JSON line, and exits on its own.
+// storm (paused, so every state lasts long enough to be read), unless no-storm. Prints a JSON line, and exits on its own.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { osChdir, readOsCwd } from '@cwdkit/core';
@@ -10,7 +10,7 @@ import { measureStaleReads } from '../stale-reads.js';
 import { answer, answeringWorker, ask } from './ask.js';
 import { scratchDirectories } from './scratch.js';
 
-const [module, key] = process.argv.slice(2) as [string, string];
+const [module, key, noStorm] = process.argv.slice(2) as [string, string, string?];
 const worker = await answeringWorker(new URL('./reader.js', import.meta.url), { module, key });
 const { dirs, remove } = scratchDirectories(3, 'cwdkit-cold-');
 const home = readOsCwd();
@@ -41,6 +41,10 @@ try {
   remove();
   await worker.terminate();
 }
-const storm = await measureStaleReads({ module, cold: true, chdirs: 10_000, minReads: 1_050_000, pauseUs: 20 });
-const { stale, checked, chdirs, examples } = storm;
-console.log(JSON.stringify({ ...found, deleted, storm: { stale, checked, chdirs, examples } }));
+if (noStorm === 'no-storm') {
+  console.log(JSON.stringify({ ...found, deleted }));
+} else {
+  const storm = await measureStaleReads({ module, cold: true, chdirs: 10_000, minReads: 1_050_000, pauseUs: 20 });
+  const { stale, checked, chdirs, examples } = storm;
+  console.log(JSON.stringify({ ...found, deleted, storm: { stale, checked, chdirs, examples } }));
+}
