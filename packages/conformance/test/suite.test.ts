@@ -42,6 +42,7 @@ describe('the suite catches broken strategies', () => {
       ['a worker sees a main-thread chdir', 'no stale reads while workers read under a storm of chdirs'],
     ],
     ['thread-scope-lexical', ["chdir in a worker changes only that worker's cwd (chdirScope 'thread')"]],
+    ['polls-but-blind', ['a chdir behind the provider is seen within boundedMs']],
   ])(
     '%s fails where it should',
     async (name, expected) => {

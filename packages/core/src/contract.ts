@@ -65,6 +65,13 @@ export interface CwdProvider extends Disposable {
   invalidate(): void;
   /** Idempotent; [Symbol.dispose] calls it. */
   close(): void;
+  /**
+   * With externalChange 'bounded', where the strategy polls: how many of its checks for a change made behind its back
+   * have completed for this thread. A change made before a check starts is seen once that check completes, so two
+   * more than at the change are always enough, however busy the machine (the conformance suite waits on this count,
+   * not on the clock).
+   */
+  readonly polls?: () => number;
   /** Present on strategies that patch more than process.cwd/chdir when installed; see installHook. */
   readonly [installHook]?: () => () => void;
 }

@@ -16,6 +16,8 @@ export interface ProviderParts {
   close?(): void;
   /** What install() must also do for this strategy; returns its undo. Becomes provider[installHook]. */
   install?(): () => void;
+  /** With externalChange 'bounded': its completed checks for a change behind its back (CwdProvider.polls). */
+  polls?(): number;
 }
 
 /** Every provider closed so far on this thread, whichever copy of core built it (install() refuses them). */
@@ -64,6 +66,7 @@ export function buildProvider(parts: ProviderParts): CwdProvider {
       provider.close();
     },
     ...(parts.install ? { [installHook]: parts.install } : {}),
+    ...(parts.polls ? { polls: parts.polls } : {}),
   });
   return provider;
 }

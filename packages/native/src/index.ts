@@ -182,6 +182,7 @@ function create(options?: NativeOptions): CwdProvider {
     ...parts,
     cwd: cachedCwd,
     invalidate: bump,
+    polls: binding.watchPolls,
     close() {
       watchers.unregister(token);
       binding.unwatch(id);
