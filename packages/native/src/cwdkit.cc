@@ -416,16 +416,28 @@ int SettledProcessUmask() {
   return process;
 }
 
-// takeProcessUmask(): this thread's umask (its fs_struct is its own) set to the process's now. Its copy keeps the
-// umask of its unshare; a worker it starts shares its fs_struct at first, so takes this one. 0 or an errno.
-napi_value TakeProcessUmask(napi_env env, napi_callback_info) {
-  pthread_mutex_t* umaskMutex = NodeUmaskMutex();
-  if (umaskMutex != nullptr) pthread_mutex_lock(umaskMutex);
-  int process = umaskMutex != nullptr ? ProcessUmask() : SettledProcessUmask();
-  if (process >= 0) ::umask(static_cast<mode_t>(process));
-  if (umaskMutex != nullptr) pthread_mutex_unlock(umaskMutex);
+// umask(mask?) -> the calling thread's umask before (its fs_struct is its own: no other thread sees the change), set
+// to `mask`, or without one to the process's now (a worker it starts shares its fs_struct at first, so takes that).
+// A negative answer is an errno: the process's could not be read.
+napi_value Umask(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  int32_t mask = -1;
+  napi_valuetype type = napi_undefined;
+  if (argc >= 1) napi_typeof(env, argv[0], &type);
+  if (type != napi_undefined && (napi_get_value_int32(env, argv[0], &mask) != napi_ok || mask < 0 || mask > 0777)) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "umask(mask?: number from 0 to 0o777)");
+    return nullptr;
+  }
+  if (type == napi_undefined) {
+    pthread_mutex_t* umaskMutex = NodeUmaskMutex();
+    if (umaskMutex != nullptr) pthread_mutex_lock(umaskMutex);
+    mask = umaskMutex != nullptr ? ProcessUmask() : SettledProcessUmask();
+    if (umaskMutex != nullptr) pthread_mutex_unlock(umaskMutex);
+  }
   napi_value value;
-  napi_create_int32(env, process >= 0 ? 0 : ENOENT, &value);
+  napi_create_int32(env, mask >= 0 ? static_cast<int32_t>(::umask(static_cast<mode_t>(mask))) : -ENOENT, &value);
   return value;
 }
 
@@ -508,7 +520,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   const napi_property_descriptor kernel[] = {
       {"probeUnshare", nullptr, ProbeUnshare, nullptr, nullptr, nullptr, napi_default_method, nullptr},
       {"unshareFs", nullptr, UnshareFs, nullptr, nullptr, nullptr, napi_default_method, nullptr},
-      {"takeProcessUmask", nullptr, TakeProcessUmask, nullptr, nullptr, nullptr, napi_default_method, nullptr},
+      {"umask", nullptr, Umask, nullptr, nullptr, nullptr, napi_default_method, nullptr},
       {"fchdir", nullptr, Fchdir, nullptr, nullptr, nullptr, napi_default_method, nullptr},
   };
   napi_define_properties(env, exports, sizeof kernel / sizeof kernel[0], kernel);

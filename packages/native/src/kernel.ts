@@ -12,11 +12,11 @@ export interface Kernel {
    */
   unshareFs(): number;
   /**
-   * Sets the calling thread's umask to the process's now, for a thread whose fs_struct is its own (its copy keeps the
-   * umask of its unshare): 0 or an errno. Read under Node's own umask mutex, so another thread's process.umask() read
-   * (0, then back) is never what it takes.
+   * The calling thread's umask set to `mask`, or without one to the process's now, for a thread whose fs_struct is
+   * its own (its copy keeps the umask of its unshare): the one before, or a negative errno. The process's is read
+   * under Node's own umask mutex, so another thread's process.umask() read (0, then back) is never what it takes.
    */
-  takeProcessUmask(): number;
+  umask(mask?: number): number;
   /** fchdir(2) on the calling thread: 0 or an errno. */
   fchdir(fd: number): number;
 }
@@ -33,10 +33,10 @@ export function kernel(): Kernel | Error {
     found = error instanceof Error ? error : new Error(String(error));
     return found;
   }
-  const { probeUnshare, unshareFs, takeProcessUmask, fchdir } = binding;
+  const { probeUnshare, unshareFs, umask, fchdir } = binding;
   found =
-    probeUnshare && unshareFs && takeProcessUmask && fchdir
-      ? { probeUnshare, unshareFs, takeProcessUmask, fchdir }
+    probeUnshare && unshareFs && umask && fchdir
+      ? { probeUnshare, unshareFs, umask, fchdir }
       : new Error(`@cwdkit/native: a thread's own fs_struct is a Linux call (this is ${process.platform})`);
   return found;
 }

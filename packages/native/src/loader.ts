@@ -22,7 +22,7 @@ export interface Binding {
   /** Linux only, for @cwdkit/thread-cwd's kernel mode (see src/kernel.ts). */
   probeUnshare?(): number;
   unshareFs?(): number;
-  takeProcessUmask?(): number;
+  umask?(mask?: number): number;
   fchdir?(fd: number): number;
 }
 

@@ -21,6 +21,7 @@ import {
   fsOriginals,
   HANDOFF,
   handlePath,
+  hold,
   makeOwn,
   type Own,
   PRIVATE_FS,
@@ -165,6 +166,7 @@ function enter(target: string | Buffer, asked: string): void {
 /** `entered` as the thread's cwd, the one before retired. */
 function adopt(entered: Own): void {
   const previous = state.own;
+  if (previous === entered) return;
   state.own = entered;
   if (previous) retire(previous); // closed once nothing started in it still walks its handle
   // A nameless cwd cannot be handed over by its path: new Worker refuses instead (see workers.ts).
@@ -183,32 +185,37 @@ function nameOf(fd: number): Buffer | undefined {
 
 /**
  * Kernel mode, a thread whose fs_struct is its own: it cannot share the process's again, so where it would go back to
- * following the process cwd, it stays in the directory the process is in now, in the kernel and through the covers it
- * keeps (release): its sync and async calls, its runtime's own process.cwd() (which asks the kernel for this thread's)
- * and its new workers all agree, and a later chdir of the main thread does not move it. It takes the process's umask
- * of now too.
+ * following the process cwd (uninstall()), it stays in the directory the process is in at its first uninstall(), in
+ * the kernel and through the covers it keeps (release): its sync and async calls, its runtime's own process.cwd()
+ * (which asks the kernel for this thread's, and caches it until the main thread's next chdir) and its new workers all
+ * agree, and a later chdir of the main thread does not move it. Each uninstall() comes back to that directory, the
+ * one the runtime's cache can hold. It takes the process's umask of now too.
  */
 function pin(): void {
-  // No search permission is needed to stay in a directory, as a thread that follows the process would.
-  const fd = openSync(processCwdLink(), O_PATH | fs.constants.O_DIRECTORY);
-  let entered: Own;
-  try {
-    const { dev, ino } = fstatSync(fd);
-    entered = makeOwn(nameOf(fd), dev, ino, fd);
-  } catch (error) {
-    closeSync(fd);
-    throw error;
+  let pinned = state.pinned;
+  if (pinned === undefined) {
+    // No search permission is needed to stay in a directory, as a thread that follows the process would.
+    const fd = openSync(processCwdLink(), O_PATH | fs.constants.O_DIRECTORY);
+    try {
+      const { dev, ino } = fstatSync(fd);
+      pinned = makeOwn(nameOf(fd), dev, ino, fd);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    hold(pinned); // for the thread's life: every uninstall() comes back to it
+    state.pinned = pinned;
   }
   if (calls) {
     try {
-      kernelChdir(calls, fd);
+      kernelChdir(calls, pinned.fd);
     } catch {
       intoDeletedDirectory(calls); // it may not enter it: where every relative path fails, as it would there
     }
-    calls.takeProcessUmask();
+    calls.umask();
     state.kernel = true;
   }
-  adopt(entered);
+  adopt(pinned);
 }
 
 /** Back to following the process cwd: the thread's own cwd, its handle and its handoff to new workers dropped. */
@@ -222,6 +229,16 @@ function forget(): void {
 }
 
 function threadChdir(directory: string): void {
+  // Kernel mode, uninstalled: the thread stays where uninstall() left it (pin), which the runtime's own process.cwd()
+  // caches; a provider's chdir would part its covered calls from its runtime's answers.
+  if (state.kept && !state.installed) {
+    throw codedError(
+      new Error(
+        "chdir(): this worker's cwd is its own in the kernel (thread-cwd's kernel mode) and it stays where uninstall() left it; install() a provider to chdir again",
+      ),
+      'ERR_WORKER_UNSUPPORTED_OPERATION',
+    );
+  }
   // The kernel's answers to what cannot be opened at all, worded as chdir's.
   if (directory === '') throw chdirError('ENOENT', cwdForMessage(), directory);
   if (tooLongForOs(directory)) {

@@ -64,16 +64,17 @@ function toProcessCwd(calls: Kernel): void {
 
 /**
  * Kernel mode, a thread whose fs_struct is its own (it unshared) as it starts a worker: that worker's thread shares
- * this one's fs_struct when it starts (CLONE_FS). So, right before Node makes that thread (workers.ts), this thread
+ * this one's fs_struct from its start (CLONE_FS). So, right before Node makes that thread (workers.ts), this thread
  * moves to the process cwd, with the process's umask: a worker that does not run thread-cwd starts where its
- * process.cwd() says (one that does moves to its parent's directory at install, handed over). Once the worker exists,
- * this thread takes a copy of its own again and moves back, so that its next chdir moves no worker. A directory this
- * thread may no longer search (its mode changed since the chdir) could not be entered again: the worker starts in it.
+ * process.cwd() says (one that does moves to its parent's directory at install, handed over). Right after, this thread
+ * takes a copy of its own again and moves back, with its own umask, so that its next chdir moves no worker. A
+ * directory this thread may no longer search (its mode changed since the chdir) could not be entered again: the worker
+ * then starts in it.
  */
 export interface WorkerStart {
-  /** Right before the thread is made: after Node's start message, so no getter of the caller's options runs here. */
+  /** Right before the thread is made: after Node's start message, so no getter of the caller's options runs later. */
   enter(): void;
-  /** After the constructor; throws, the worker terminated, where this thread cannot take a copy of its own. */
+  /** Once the thread exists (idempotent). Throws, the worker terminated, where no copy of its own can be made. */
   detach(worker: unknown): void;
 }
 
@@ -81,25 +82,36 @@ export function workerStart(): WorkerStart | undefined {
   if (!state.unshared) return undefined;
   const calls = kernel();
   if (calls instanceof Error) return undefined;
-  const own = state.kernel ? state.own : undefined;
   let moved = false;
+  let mask = -1; // this thread's own umask, while it has the process's
+  let detached = false;
   return {
     enter() {
-      if (moved || (own !== undefined && !searchable(own.fd))) return;
-      calls.takeProcessUmask();
+      if (moved || detached) return;
+      const own = state.kernel ? state.own : undefined;
+      if (own !== undefined && !searchable(own.fd)) return;
+      mask = calls.umask();
       toProcessCwd(calls);
       moved = true;
     },
     detach(worker) {
+      if (detached) return;
+      detached = true;
       const error = calls.unshareFs();
-      const back = moved && own !== undefined;
+      // Read now: a getter of the caller's options may have chdir'd since the worker's construction began.
+      const own = state.kernel ? state.own : undefined;
+      const back = () => {
+        if (!moved) return;
+        if (mask >= 0) calls.umask(mask);
+        // Its mode changed in between: where every relative path fails, as it would there; never the process cwd.
+        if (own !== undefined && calls.fchdir(own.fd) !== 0) intoDeletedDirectory(calls);
+      };
       if (error !== 0) {
         (worker as { terminate?: () => unknown } | undefined)?.terminate?.();
-        if (back) calls.fchdir(own.fd);
+        back();
         throw unshareFailed(error);
       }
-      // Its mode changed in between: where every relative path fails, as it would there; never the process cwd.
-      if (back && calls.fchdir(own.fd) !== 0) intoDeletedDirectory(calls);
+      back();
     },
   };
 }

@@ -56,6 +56,8 @@ interface ThreadState {
    * own, through them: index.ts, pin), and taken back by the next install().
    */
   kept?: { readonly undo: () => void; readonly undoWorkers: () => void };
+  /** Kernel mode: where uninstall() leaves this thread, the process cwd of its first one (index.ts, pin). */
+  pinned?: Own;
   /** Kernel mode: the thread's kernel cwd is `own`'s directory, so calls that run on this thread need no join. */
   kernel?: boolean;
   /** Whether the main thread's install() said that workers cannot have a cwd of their own here (index.ts). */

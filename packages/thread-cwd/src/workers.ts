@@ -1,6 +1,7 @@
 // What a worker started from a thread where thread-cwd is installed gets: the setup entry preloaded, so it starts
 // installed and in its parent's cwd (handed over in environment data, see index.ts). A new thread starts bare (trap 3),
 // so this is patched in every installed thread, the main thread included.
+import diagnosticsChannel from 'node:diagnostics_channel';
 import process from 'node:process';
 import workerThreads, { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
 import { codedError, syncBuiltinExports } from '@cwdkit/core';
@@ -29,10 +30,22 @@ function startedWithSetup(): boolean {
 }
 startedWithSetup();
 
-/** Set while the covered Worker constructs: a worker's start message seen without it came from a class taken earlier. */
-let covering = false;
-/** Kernel mode: what this thread does around the thread of the worker the covered Worker constructs (kernel.ts). */
-let starting: WorkerStart | undefined;
+/**
+ * One per worker the covered Worker is constructing, innermost last (a getter of one's options may construct another):
+ * a start message seen with none came from a class taken earlier. `start`: kernel mode, what this thread does around
+ * that worker's thread (kernel.ts).
+ */
+const constructing: { readonly start: WorkerStart | undefined }[] = [];
+
+/**
+ * Node publishes each new worker on this channel right after it made the worker's thread, inside the constructor:
+ * the first moment this thread can take a copy of its own fs_struct again. Subscribed when this file loads (the setup
+ * entry, before the caller's code), so that it runs before the caller's subscribers, which may read files. Where Node
+ * does not publish (Node 20), the constructor's end does it.
+ */
+diagnosticsChannel.subscribe('worker_threads', (message) => {
+  constructing.at(-1)?.start?.detach((message as { worker?: unknown } | undefined)?.worker);
+});
 
 /**
  * Around each new worker of this thread: a thread with a cwd of its own hands the worker the directory itself (its
@@ -51,19 +64,17 @@ const around = (filename: unknown) => {
   const own = state.own;
   const handed = own && hold(own);
   if (own) setEnvironmentData(HANDOFF, handlePath(own.fd));
-  covering = true;
-  starting = workerStart();
+  const frame = { start: workerStart() };
+  constructing.push(frame);
   return (worker: unknown) => {
-    covering = false;
-    const started = starting;
-    starting = undefined;
+    constructing.splice(constructing.lastIndexOf(frame), 1);
     if (handed) {
       if (worker) (worker as { once(event: string, listener: () => void): unknown }).once('exit', handed);
       else handed();
     }
     // A worker started by a class taken before install (see coverWorkers) gets the path, and no hold.
     if (own) setEnvironmentData(HANDOFF, own.nameless ? undefined : own.bytes);
-    started?.detach(worker); // last: it may throw, the worker terminated
+    frame.start?.detach(worker); // last: it may throw, the worker terminated
   };
 };
 
@@ -104,10 +115,11 @@ export function coverWorkers(): () => void {
       'postMessage',
       (postMessage) =>
         function (this: unknown, message: unknown) {
-          if (covering) {
+          const frame = constructing.at(-1); // this worker's: one its options' getters construct comes and goes
+          if (frame) {
             // biome-ignore lint/complexity/noArguments: the port's own arity and argument checks
             const posted = Reflect.apply(postMessage, this, arguments);
-            if (isStart(message)) starting?.enter(); // Node makes the worker's thread next
+            if (isStart(message)) frame.start?.enter(); // Node makes the worker's thread next
             return posted;
           }
           if (state.own !== undefined && isStart(message) && !startedWithSetup()) {

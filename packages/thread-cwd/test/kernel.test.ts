@@ -136,6 +136,31 @@ describe.skipIf(!kernelHere || nodes.length === 0)('kernel mode', () => {
       expect(seen).toEqual({ sync: 'home', promise: 'home', kernel: 'home', handlesLeft: 0 });
     });
 
+    it("what runs while Node builds a worker runs in the parent's cwd; a chdir there holds; the parent keeps its umask", async () => {
+      const { seen } = await scenario(node, 'starting');
+      const at = (dir: string) => ({ cwd: dir, sync: dir, promise: dir, kernel: dir });
+      expect(seen).toEqual({
+        subscriber: 'b', // Node's worker_threads channel, its subscriber reading a file (before: the process cwd's)
+        afterGetterChdir: at('b'), // a getter's chdir (before: sync calls back in a, the directory before it)
+        // A worker of another strategy whose options construct another one (before: a, then c, with its parent)
+        other: { atStart: at('home'), afterParentMoved: at('home') },
+        parentFileMode: '644', // its own umask of its first chdir, 022 (before: 077, the process's at a worker's start)
+      });
+    });
+
+    it('uninstall() twice, the main thread moving between: back where the first left it, as Node caches; a provider cannot chdir meanwhile', async () => {
+      const { seen } = await scenario(node, 'uninstallTwice');
+      // Before: Node's process.cwd() said home while the files were read from b; and a provider's chdir moved only
+      // the async calls.
+      expect(seen).toEqual({
+        cwd: 'home',
+        sync: 'home',
+        promise: 'home',
+        kernel: 'home',
+        chdir: 'ERR_WORKER_UNSUPPORTED_OPERATION',
+      });
+    });
+
     it("the umask a worker copies at its first chdir is the process's, even while another thread reads it (Node sets it to 0 and back)", async () => {
       const { seen } = await scenario(node, 'umaskRace');
       // Without Node's umask mutex held around the copy: some workers create files 666 for their whole life.
