@@ -27,8 +27,13 @@
 #endif
 #ifdef __linux__
 #include <dlfcn.h>
+#include <elf.h>
 #include <fcntl.h>
+#include <link.h>
 #include <sched.h>  // unshare, CLONE_FS (g++ defines _GNU_SOURCE)
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -441,6 +446,208 @@ napi_value Umask(napi_env env, napi_callback_info info) {
   return value;
 }
 
+// Threads native code starts (trap 18). pthread_create clones with CLONE_FS: a thread started from a thread whose
+// fs_struct is its own would share that copy, and an addon's pool (Rust's rayon or tokio, libvips) started by a
+// kernel-mode worker would resolve every thread's relative paths, the main thread's too, in that worker's directory.
+// So the pthread_create of every other library loaded (not Node's executable: workers.ts moves a worker's parent for
+// Node's own Worker threads; not libc, ld.so or this addon) is routed here through its GOT: called from such a thread,
+// the thread is made by the starter, a thread that shares the process's fs_struct, with the caller's signal mask and
+// name, as the caller would have made it. Every thread other than a worker's own JS thread then shares the process's
+// cwd, as libuv's pool does.
+thread_local bool ownFs = false;  // this thread's fs_struct is its own (unshareFs succeeded here)
+
+struct ThreadStart {
+  pthread_t* thread;
+  const pthread_attr_t* attr;
+  void* (*routine)(void*);
+  void* arg;
+  sigset_t mask;
+  char name[16];
+  int result = 0;
+  bool done = false;
+};
+
+// Never destroyed: the starter waits on them until the process ends, and a condition variable's destructor (at exit,
+// or when Node unloads this addon with a worker) would wait for it forever.
+struct Starts {
+  std::mutex mutex;
+  std::condition_variable asked, done;
+  ThreadStart* pending = nullptr;
+  std::atomic<pid_t> starterPid{0};  // the process the starter runs in: after a fork, the child has none
+};
+Starts& starts = *new Starts();
+
+void* Starter(void*) {
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, nullptr);  // no signal of the process's lands here
+  std::unique_lock<std::mutex> lock(starts.mutex);
+  for (;;) {
+    starts.asked.wait(lock, [] { return starts.pending != nullptr; });
+    ThreadStart* start = starts.pending;
+    pthread_sigmask(SIG_SETMASK, &start->mask, nullptr);  // a new thread inherits its maker's mask and name
+    prctl(PR_SET_NAME, start->name);
+    start->result = pthread_create(start->thread, start->attr, start->routine, start->arg);
+    pthread_sigmask(SIG_SETMASK, &all, nullptr);
+    start->done = true;
+    starts.pending = nullptr;
+    starts.done.notify_all();
+  }
+  return nullptr;
+}
+
+// Started once per process, by a thread that still shares the process's fs_struct: 0 or an errno.
+int StartStarter() {
+  std::lock_guard<std::mutex> lock(starts.mutex);
+  if (starts.starterPid.load() == ::getpid()) return 0;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  pthread_attr_setstacksize(&attr, 64 * 1024);
+  pthread_t thread;
+  int error = pthread_create(&thread, &attr, &Starter, nullptr);
+  pthread_attr_destroy(&attr);
+  if (error == 0) starts.starterPid.store(::getpid());
+  return error;
+}
+
+// What a routed library calls for pthread_create.
+extern "C" int CwdkitThreadCreate(pthread_t* thread, const pthread_attr_t* attr, void* (*routine)(void*), void* arg) {
+  // A forked child has no starter (its mutex may even have been held at the fork), and its copy is its process's.
+  if (!ownFs || starts.starterPid.load() != ::getpid()) return pthread_create(thread, attr, routine, arg);
+  ThreadStart start;
+  start.thread = thread;
+  start.attr = attr;
+  start.routine = routine;
+  start.arg = arg;
+  pthread_sigmask(SIG_BLOCK, nullptr, &start.mask);
+  std::memset(start.name, 0, sizeof start.name);
+  prctl(PR_GET_NAME, start.name);
+  std::unique_lock<std::mutex> lock(starts.mutex);
+  starts.done.wait(lock, [] { return starts.pending == nullptr; });
+  starts.pending = &start;
+  starts.asked.notify_one();
+  starts.done.wait(lock, [&start] { return start.done; });
+  return start.result;
+}
+
+// The libraries never routed: their pthread_create is the thread's own business (the kernel's, the runtime's).
+bool Unrouted(const char* name) {
+  if (name == nullptr || name[0] == '\0') return true;  // the executable
+  const char* slash = std::strrchr(name, '/');
+  const char* base = slash != nullptr ? slash + 1 : name;
+  for (const char* prefix : {"linux-vdso", "linux-gate", "ld-linux", "ld-musl", "libc.so", "libpthread.so"}) {
+    if (std::strncmp(base, prefix, std::strlen(prefix)) == 0) return true;
+  }
+  return false;
+}
+
+std::mutex& routeMutex = *new std::mutex();  // one writer of GOT slots at a time (a RELRO page is made writable and read-only again)
+unsigned long long routedAdds = 0, routedSubs = 0;
+
+// Points every GOT slot of one library's relocations that names pthread_create at CwdkitThreadCreate.
+int RouteLibrary(struct dl_phdr_info* info, size_t, void* data) {
+  auto* routed = static_cast<int*>(data);
+  Dl_info self;
+  if (dladdr(reinterpret_cast<void*>(&CwdkitThreadCreate), &self) == 0) return 1;
+  if (Unrouted(info->dlpi_name) || info->dlpi_addr == reinterpret_cast<ElfW(Addr)>(self.dli_fbase)) return 0;
+  const long page = ::sysconf(_SC_PAGESIZE);
+  const ElfW(Dyn)* dynamic = nullptr;
+  ElfW(Addr) relroStart = 0, relroEnd = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr)& header = info->dlpi_phdr[i];
+    if (header.p_type == PT_DYNAMIC) dynamic = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + header.p_vaddr);
+    if (header.p_type == PT_GNU_RELRO) {  // read-only after relocation, in whole pages (as ld.so rounds it)
+      relroStart = (info->dlpi_addr + header.p_vaddr) & ~static_cast<ElfW(Addr)>(page - 1);
+      relroEnd = (info->dlpi_addr + header.p_vaddr + header.p_memsz) & ~static_cast<ElfW(Addr)>(page - 1);
+    }
+  }
+  if (dynamic == nullptr) return 0;
+  // glibc relocates these addresses in place; musl leaves them relative to the load address.
+  auto address = [info](ElfW(Addr) value) { return value < info->dlpi_addr ? value + info->dlpi_addr : value; };
+  const ElfW(Sym)* symbols = nullptr;
+  const char* strings = nullptr;
+  const ElfW(Rela)* tables[2] = {nullptr, nullptr};
+  size_t sizes[2] = {0, 0};
+  bool rela = true;
+  for (const ElfW(Dyn)* entry = dynamic; entry->d_tag != DT_NULL; entry++) {
+    switch (entry->d_tag) {
+      case DT_SYMTAB: symbols = reinterpret_cast<const ElfW(Sym)*>(address(entry->d_un.d_ptr)); break;
+      case DT_STRTAB: strings = reinterpret_cast<const char*>(address(entry->d_un.d_ptr)); break;
+      case DT_JMPREL: tables[0] = reinterpret_cast<const ElfW(Rela)*>(address(entry->d_un.d_ptr)); break;
+      case DT_PLTRELSZ: sizes[0] = entry->d_un.d_val; break;
+      case DT_RELA: tables[1] = reinterpret_cast<const ElfW(Rela)*>(address(entry->d_un.d_ptr)); break;
+      case DT_RELASZ: sizes[1] = entry->d_un.d_val; break;
+      case DT_PLTREL: rela = entry->d_un.d_val == DT_RELA; break;
+      default: break;
+    }
+  }
+  if (symbols == nullptr || strings == nullptr || !rela) return 0;  // x86-64 and arm64 use RELA only
+  for (int t = 0; t < 2; t++) {
+    if (tables[t] == nullptr) continue;
+    for (size_t i = 0; i < sizes[t] / sizeof(ElfW(Rela)); i++) {
+      const ElfW(Rela)& relocation = tables[t][i];
+      auto symbol = sizeof(ElfW(Addr)) == 8 ? ELF64_R_SYM(relocation.r_info) : ELF32_R_SYM(relocation.r_info);
+      if (symbol == 0 || std::strcmp(strings + symbols[symbol].st_name, "pthread_create") != 0) continue;
+      auto** slot = reinterpret_cast<void**>(info->dlpi_addr + relocation.r_offset);
+      auto* target = reinterpret_cast<void*>(&CwdkitThreadCreate);
+      // A weak reference left unresolved (0) says "no threads" to its library (libstdc++'s __gthread_active_p).
+      if (*slot == target || *slot == nullptr) continue;
+      auto at = reinterpret_cast<ElfW(Addr)>(slot);
+      bool relro = at >= relroStart && at < relroEnd;
+      void* pageStart = reinterpret_cast<void*>(at & ~static_cast<ElfW(Addr)>(page - 1));
+      if (relro && ::mprotect(pageStart, page, PROT_READ | PROT_WRITE) != 0) continue;
+      __atomic_store_n(slot, target, __ATOMIC_RELEASE);
+      if (relro) ::mprotect(pageStart, page, PROT_READ);
+      (*routed)++;
+    }
+  }
+  return 0;
+}
+
+// Routes the libraries loaded since the last call (dl_iterate_phdr's load counters): the number of slots routed now.
+int RouteThreadStarts() {
+  std::lock_guard<std::mutex> lock(routeMutex);
+  unsigned long long counts[2] = {0, 0};  // libraries loaded and unloaded since the process started
+  dl_iterate_phdr(
+      [](struct dl_phdr_info* info, size_t size, void* data) {
+        auto* counts = static_cast<unsigned long long*>(data);
+        if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs) {
+          counts[0] = info->dlpi_adds;
+          counts[1] = info->dlpi_subs;
+        }
+        return 1;
+      },
+      counts);
+  const unsigned long long adds = counts[0], subs = counts[1];
+  if (adds != 0 && adds == routedAdds && subs == routedSubs) return 0;
+  int routed = 0;
+  dl_iterate_phdr(&RouteLibrary, &routed);
+  routedAdds = adds;
+  routedSubs = subs;
+  return routed;
+}
+
+// Keeps this addon mapped for the process's life: routed libraries call into it, and a worker's environment that
+// loaded it may go away.
+void PinSelf() {
+  static std::once_flag pinned;
+  std::call_once(pinned, [] {
+    Dl_info self;
+    if (dladdr(reinterpret_cast<void*>(&CwdkitThreadCreate), &self) != 0 && self.dli_fname != nullptr) {
+      dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    }
+  });
+}
+
+// routeThreadStarts() → the number of GOT slots routed now: for a thread whose fs_struct is its own, after it loads a
+// library (process.dlopen), so that the threads that library starts later share the process's fs_struct.
+napi_value RouteThreadStartsJs(napi_env env, napi_callback_info) {
+  napi_value value;
+  napi_create_int32(env, ownFs ? RouteThreadStarts() : 0, &value);
+  return value;
+}
+
 // unshareFs() → 0 or errno: the pool started, then this thread's fs_struct made its own. Once per thread is enough
 // (a second call copies the copy); the caller keeps track.
 napi_value UnshareFs(napi_env env, napi_callback_info) {
@@ -455,6 +662,12 @@ napi_value UnshareFs(napi_env env, napi_callback_info) {
     napi_create_int32(env, EAGAIN, &value);  // the pool could not be started first: no unshare
     return value;
   }
+  PinSelf();
+  int starter = StartStarter();  // made before the copy, so that it shares the process's fs_struct
+  if (starter != 0) {
+    napi_create_int32(env, starter, &value);  // no thread for what native code starts later: no unshare
+    return value;
+  }
   pthread_mutex_t* umaskMutex = NodeUmaskMutex();
   if (umaskMutex != nullptr) pthread_mutex_lock(umaskMutex);
   int error = ::unshare(CLONE_FS) == 0 ? 0 : errno;
@@ -462,6 +675,10 @@ napi_value UnshareFs(napi_env env, napi_callback_info) {
   if (umaskMutex == nullptr && error == 0 && CurrentUmask() == 0) {
     int process = SettledProcessUmask();
     if (process > 0) ::umask(static_cast<mode_t>(process));
+  }
+  if (error == 0) {
+    ownFs = true;
+    RouteThreadStarts();
   }
   napi_create_int32(env, error, &value);
   return value;
@@ -522,6 +739,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
       {"unshareFs", nullptr, UnshareFs, nullptr, nullptr, nullptr, napi_default_method, nullptr},
       {"umask", nullptr, Umask, nullptr, nullptr, nullptr, napi_default_method, nullptr},
       {"fchdir", nullptr, Fchdir, nullptr, nullptr, nullptr, napi_default_method, nullptr},
+      {"routeThreadStarts", nullptr, RouteThreadStartsJs, nullptr, nullptr, nullptr, napi_default_method, nullptr},
   };
   napi_define_properties(env, exports, sizeof kernel / sizeof kernel[0], kernel);
 #endif

@@ -8,9 +8,17 @@ export interface Kernel {
   probeUnshare(): number;
   /**
    * Gives the calling thread an fs_struct (cwd, root, umask) of its own: 0 or an errno. libuv's threadpool is started
-   * first, so that it keeps sharing the process's (trap 16). Threads this thread starts afterwards share its copy.
+   * first, so that it keeps sharing the process's (trap 16). Node's own threads this thread starts afterwards (a
+   * Worker's) share its copy; those of every library loaded in the process share the process's (routeThreadStarts).
    */
   unshareFs(): number;
+  /**
+   * For a thread whose fs_struct is its own, after it loads a library: that library's later pthread_create calls
+   * from such a thread make their thread share the process's fs_struct, not the caller's copy (unshareFs() does this
+   * for the libraries loaded before it). Native code's own threads then use the process cwd, as libuv's pool does.
+   * The number of call sites routed now.
+   */
+  routeThreadStarts(): number;
   /**
    * The calling thread's umask set to `mask`, or without one to the process's now, for a thread whose fs_struct is
    * its own (its copy keeps the umask of its unshare): the one before, or a negative errno. The process's is read
@@ -33,10 +41,10 @@ export function kernel(): Kernel | Error {
     found = error instanceof Error ? error : new Error(String(error));
     return found;
   }
-  const { probeUnshare, unshareFs, umask, fchdir } = binding;
+  const { probeUnshare, unshareFs, routeThreadStarts, umask, fchdir } = binding;
   found =
-    probeUnshare && unshareFs && umask && fchdir
-      ? { probeUnshare, unshareFs, umask, fchdir }
+    probeUnshare && unshareFs && routeThreadStarts && umask && fchdir
+      ? { probeUnshare, unshareFs, routeThreadStarts, umask, fchdir }
       : new Error(`@cwdkit/native: a thread's own fs_struct is a Linux call (this is ${process.platform})`);
   return found;
 }

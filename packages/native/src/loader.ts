@@ -24,6 +24,7 @@ export interface Binding {
   unshareFs?(): number;
   umask?(mask?: number): number;
   fchdir?(fd: number): number;
+  routeThreadStarts?(): number;
 }
 
 const NAME = '@cwdkit/native';

@@ -32,7 +32,7 @@ describe.runIf(process.platform === 'linux')('kernel()', () => {
   it('loads the calls from the addon', () => {
     const calls = kernel();
     expect(calls).not.toBeInstanceOf(Error);
-    expect(Object.keys(calls).sort()).toEqual(['fchdir', 'probeUnshare', 'umask', 'unshareFs']);
+    expect(Object.keys(calls).sort()).toEqual(['fchdir', 'probeUnshare', 'routeThreadStarts', 'umask', 'unshareFs']);
   });
 
   it("fchdir refuses what is not a number, and answers the OS's errno", () => {
@@ -48,9 +48,13 @@ describe.runIf(process.platform === 'linux')('kernel()', () => {
       const seen = await scenario();
       const other = fs.realpathSync(path.join(root, 'other'));
       const home = fs.realpathSync(path.join(root, 'home'));
-      expect(seen.worker).toEqual({ probe: 0, unshare: 0, fchdir: 0, getcwd: other, sync: true, promise: 'mine' });
+      expect(seen.worker).toEqual({
+        ...{ probe: 0, unshare: 0, fchdir: 0, getcwd: other, sync: true, promise: 'mine' },
+        // A test addon's pool thread made by the worker: routed, in the process's directory (unrouted: ENOENT).
+        ...{ routed: true, routedAgain: 0, pool: '' },
+      });
       // The worker used the pool first: without the pool started before its unshare, these two were ENOENT.
-      expect(seen.main).toEqual({ getcwd: home, cwd: home, sync: true, promise: true, callback: true });
+      expect(seen.main).toEqual({ routed: 0, getcwd: home, cwd: home, sync: true, promise: true, callback: true });
       expect(seen.after).toEqual({ getcwd: other, sync: true });
     },
   );

@@ -43,9 +43,34 @@ export function kernelChdir(calls: Kernel, fd: number): void {
     if (error !== 0) throw unshareFailed(error);
     state.unshared = true;
     setEnvironmentData(PRIVATE_FS, true);
+    routeDlopen(calls);
   }
   const error = calls.fchdir(fd);
   if (error !== 0) throw Object.assign(new Error(getSystemErrorName(-error)), { code: getSystemErrorName(-error) });
+}
+
+/**
+ * From the first unshare on, for this thread's life (its fs_struct stays its own): a library it loads has its later
+ * thread starts routed to share the process's fs_struct (trap 18). Threads the library started while it loaded (its
+ * constructors', its init's) shared this thread's copy: that copy is left to them, moved to the process cwd, and this
+ * thread takes a new one, as when it starts a worker.
+ */
+function routeDlopen(calls: Kernel): void {
+  const original = process.dlopen;
+  const threads = () => new Set(fsOriginals.readdirSync('/proc/self/task'));
+  process.dlopen = function dlopen(this: unknown, ...args: unknown[]) {
+    const before = threads();
+    try {
+      return Reflect.apply(original, this, args);
+    } finally {
+      calls.routeThreadStarts();
+      if ([...threads()].some((id) => !before.has(id))) {
+        const start = workerStart();
+        start?.enter();
+        start?.detach(undefined);
+      }
+    }
+  } as typeof process.dlopen;
 }
 
 /**

@@ -87,8 +87,8 @@ export const state = threadState<ThreadState>('thread-cwd.v1', () => ({
  * core's threadState, so a CJS copy loaded after the ESM copy covered fs (or the other way) takes the same originals.
  */
 export const fsOriginals = threadState('thread-cwd.fs.v1', () => {
-  const { closeSync, fstatSync, openSync, readlinkSync, statSync } = fs;
-  return Object.freeze({ closeSync, fstatSync, openSync, readlinkSync, statSync });
+  const { closeSync, fstatSync, openSync, readdirSync, readlinkSync, statSync } = fs;
+  return Object.freeze({ closeSync, fstatSync, openSync, readdirSync, readlinkSync, statSync });
 });
 const { closeSync, fstatSync, readlinkSync, statSync } = fsOriginals;
 

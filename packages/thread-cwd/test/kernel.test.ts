@@ -123,6 +123,26 @@ describe.skipIf(!kernelHere || nodes.length === 0)('kernel mode', () => {
       },
     );
 
+    it.each(['addonThreadsLoadedFirst', 'addonThreadsLoadedLater'])(
+      "threads an addon starts from a worker with its own cwd share the process's cwd, as libuv's pool does (%s)",
+      async (name) => {
+        const { seen } = await scenario(node, name);
+        // The addon's pools (pthread_create, std::thread, at its load), made by the worker, and its calling thread.
+        const reads = (here: string) => ({ read: 'home', readStd: 'home', readAtInit: 'home', readHere: here });
+        // Without the routing, the main thread's reads on the pools the worker made answered b, the worker's last cwd.
+        expect(seen.main).toEqual(reads('home'));
+        expect(seen.worker).toEqual({ mode: 'kernel', inA: reads('a'), inB: reads('b'), kernel: 'b' });
+      },
+    );
+
+    it("a real addon's own pool (lightningcss, rayon) made by a worker with its own cwd: the main thread's bundle is its own file", async () => {
+      const { seen } = await scenario(node, 'lightningcss');
+      // Without the routing, the main thread's bundleAsync() read the worker's a/x.css (the pool in the worker's cwd).
+      expect(seen.main).toEqual({ async: 'home', sync: 'home' });
+      // The worker's async bundle runs on that pool, in the process cwd (a documented limit); its sync one follows it.
+      expect(seen.worker).toEqual({ mode: 'kernel', async: 'home', sync: 'a' });
+    });
+
     it("what no cover reaches (Node's raw cwd, native code on the thread) answers as a real chdir's", async () => {
       const { seen } = await scenario(node, 'reach', [], ['--experimental-shadow-realm']);
       const { mode, ...thread } = seen.thread;
