@@ -30,7 +30,7 @@ parentPort.postMessage({ cpuMs: (used.user + used.system) / 1000, heapKiB: (proc
 
 const variants = {
   empty: { code: body(undefined), env: process.env },
-  handles: { code: body(setup), env: { ...process.env, CWDKIT_THREAD_CWD_KERNEL: '' } },
+  handles: { code: body(setup), env: { ...process.env, CWDKIT_THREAD_CWD_KERNEL: '0' } },
   kernel: { code: body(setup), env: { ...process.env, CWDKIT_THREAD_CWD_KERNEL: '1' } },
 };
 const names = Object.keys(variants);

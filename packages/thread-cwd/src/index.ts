@@ -92,10 +92,24 @@ function warnProcessScope(): void {
 const processCwd = createProcessCwd();
 
 /**
- * Kernel mode's calls (see kernel.ts), where CWDKIT_THREAD_CWD_KERNEL=1 asks for it (experimental, README), the addon
- * loads and unshare(CLONE_FS) is allowed; else handles mode.
+ * Whether kernel mode may be used: unless CWDKIT_THREAD_CWD_KERNEL=0 asks for handles mode. A value it does not know
+ * (`off`, `false`) most likely meant that too: handles mode, with a warning, once per thread.
  */
-const calls = threadScoped && process.env.CWDKIT_THREAD_CWD_KERNEL === '1' ? kernelCalls() : undefined;
+function kernelAllowed(): boolean {
+  const value = process.env.CWDKIT_THREAD_CWD_KERNEL;
+  if (value === undefined || value === '' || value === '1') return true;
+  if (value !== '0') {
+    process.emitWarning(
+      `CWDKIT_THREAD_CWD_KERNEL=${JSON.stringify(value)} is neither 0 (handles mode) nor 1 (kernel mode where ` +
+        'allowed, the default): handles mode',
+      { code: 'CWDKIT_THREAD_CWD_KERNEL_VALUE' },
+    );
+  }
+  return false;
+}
+
+/** Kernel mode's calls (see kernel.ts), where it is allowed, the addon loads and unshare(CLONE_FS) is allowed. */
+const calls = threadScoped && kernelAllowed() ? kernelCalls() : undefined;
 const threadCwdMode: ThreadCwdMode = calls ? 'kernel' : 'handles';
 
 const capabilities: CwdCapabilities = threadScoped

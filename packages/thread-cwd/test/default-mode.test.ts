@@ -1,6 +1,6 @@
-// Kernel mode is opt-in while three of its wrong answers are open (README, "Two modes"): without
-// CWDKIT_THREAD_CWD_KERNEL=1 a worker's chdir makes no unshare(2) and no fchdir(2), even where they are allowed, and
-// its thread stays in the process's cwd in the kernel (the handle cover does the rest, as before kernel mode).
+// Kernel mode is the default where unshare(2) is allowed (README, "Two modes"). With CWDKIT_THREAD_CWD_KERNEL=0 a
+// worker's chdir makes no unshare(2) and no fchdir(2), even where they are allowed, and its thread stays in the
+// process's cwd in the kernel (the handle cover does the rest).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -41,14 +41,17 @@ describe.skipIf(process.platform !== 'linux')('the mode a worker gets', () => {
   const sub = path.join(scratch, 'sub');
 
   it.each([
-    ['unset', 'handles', undefined],
+    ['unset', kernelHere ? 'kernel' : 'handles', undefined],
+    ['empty', kernelHere ? 'kernel' : 'handles', ''],
     ['0', 'handles', '0'],
+    ['off (not a value it knows: with a warning)', 'handles', 'off'],
     ['1', kernelHere ? 'kernel' : 'handles', '1'],
   ])('CWDKIT_THREAD_CWD_KERNEL %s gives %s mode', async (_label, mode, value) => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     if (value === undefined) delete env.CWDKIT_THREAD_CWD_KERNEL;
     else env.CWDKIT_THREAD_CWD_KERNEL = value;
-    const { stdout } = await run(process.execPath, ['app.cjs'], { cwd: scratch, env });
+    const { stdout, stderr } = await run(process.execPath, ['app.cjs'], { cwd: scratch, env });
+    expect(stderr.includes('CWDKIT_THREAD_CWD_KERNEL_VALUE')).toBe(value === 'off');
     // In handles mode the thread never moved in the kernel: it is where the process is.
     expect(JSON.parse(stdout)).toEqual({ mode, cwd: sub, name: 'sub', kernel: mode === 'kernel' ? sub : scratch });
   });

@@ -17,9 +17,8 @@ fs.chmodSync(scratch, 0o755); // nobody must be able to enter it (the EACCES tes
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 const node = findRuntime('node24');
 /** Whether kernel mode runs here (the addon loads and unshare(CLONE_FS) is allowed); else handles mode. */
-// The mode this run's workers get: kernel where it is asked for (vitest.config.ts) and unshare(2) is allowed.
 const kernelHere =
-  process.env.CWDKIT_THREAD_CWD_KERNEL === '1' &&
+  process.env.CWDKIT_THREAD_CWD_KERNEL !== '0' &&
   ((calls) => !(calls instanceof Error) && calls.probeUnshare() === 0)(kernel());
 let dirs = 0;
 /** A worker with no code of its own: where it is, what its relative x.txt holds; with a grandchild if asked. */
