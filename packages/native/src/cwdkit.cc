@@ -34,7 +34,11 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include <new>
 
 #include <cstdlib>
 #endif
@@ -451,16 +455,72 @@ napi_value Umask(napi_env env, napi_callback_info info) {
 // kernel-mode worker would resolve every thread's relative paths, the main thread's too, in that worker's directory.
 // So the pthread_create of every other library loaded (not Node's executable: workers.ts moves a worker's parent for
 // Node's own Worker threads; not libc, ld.so or this addon) is routed here through its GOT: called from such a thread,
-// the thread is made by the starter, a thread that shares the process's fs_struct, with the caller's signal mask and
-// name, as the caller would have made it. Every thread other than a worker's own JS thread then shares the process's
-// cwd, as libuv's pool does.
+// the thread is made by the starter, a thread that shares the process's fs_struct, and takes on what it would have
+// inherited from the caller (signal mask, name, CPU affinity, nice, scheduling). Every thread other than a worker's
+// own JS thread then shares the process's cwd, as libuv's pool does. A library that native code loads itself (a
+// plugin: dlopen is not routed, since dlopen searches the caller's RUNPATH) is routed at the next routing (a
+// kernel-mode worker's chdir or process.dlopen).
 thread_local bool ownFs = false;  // this thread's fs_struct is its own (unshareFs succeeded here)
+
+// What a thread confines itself with (no_new_privs, a seccomp filter) is inherited by the threads it makes: a thread
+// made by the starter would escape it. So a caller confined otherwise than the starter makes its thread itself.
+struct Confinement {
+  int noNewPrivs;
+  int seccomp;
+  int filters;  // Seccomp_filters in /proc/thread-self/status (Linux 5.9+), -1 where not shown
+
+  static Confinement OfThisThread() {
+    Confinement here{::prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0), ::prctl(PR_GET_SECCOMP, 0, 0, 0, 0), -1};
+    if (here.seccomp == 0) return here;
+    int fd = ::open("/proc/thread-self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return here;
+    char text[4096];
+    ssize_t size = ::read(fd, text, sizeof text - 1);
+    ::close(fd);
+    if (size <= 0) return here;
+    text[size] = '\0';
+    const char* line = std::strstr(text, "\nSeccomp_filters:\t");
+    if (line != nullptr) here.filters = static_cast<int>(std::strtol(line + 18, nullptr, 10));
+    return here;
+  }
+  bool operator==(const Confinement& other) const {
+    return noNewPrivs == other.noNewPrivs && seccomp == other.seccomp && filters == other.filters &&
+           (seccomp == 0 || filters >= 0);  // a filter that cannot be counted is not known to be the same
+  }
+};
+
+// What a new thread inherits from its maker and the starter would give it instead: applied on the new thread, before
+// the caller's routine runs.
+struct Inherited {
+  void* (*routine)(void*);
+  void* arg;
+  cpu_set_t cpus;
+  bool cpusKnown;
+  int nice;
+  int policy;
+  sched_param param;
+  bool scheduling;  // the attributes inherit the scheduling (no attributes, or PTHREAD_INHERIT_SCHED)
+};
+
+void* RunInherited(void* data) {
+  auto* inherited = static_cast<Inherited*>(data);
+  pid_t self = static_cast<pid_t>(::syscall(SYS_gettid));
+  if (inherited->cpusKnown) sched_setaffinity(0, sizeof inherited->cpus, &inherited->cpus);
+  // Best effort: a lower nice than the starter's needs RLIMIT_NICE or CAP_SYS_NICE (README).
+  if (::getpriority(PRIO_PROCESS, static_cast<id_t>(self)) != inherited->nice) {
+    ::setpriority(PRIO_PROCESS, static_cast<id_t>(self), inherited->nice);
+  }
+  if (inherited->scheduling) pthread_setschedparam(pthread_self(), inherited->policy, &inherited->param);
+  void* (*routine)(void*) = inherited->routine;
+  void* arg = inherited->arg;
+  delete inherited;
+  return routine(arg);
+}
 
 struct ThreadStart {
   pthread_t* thread;
   const pthread_attr_t* attr;
-  void* (*routine)(void*);
-  void* arg;
+  Inherited* inherited;
   sigset_t mask;
   char name[16];
   int result = 0;
@@ -474,6 +534,7 @@ struct Starts {
   std::condition_variable asked, done;
   ThreadStart* pending = nullptr;
   std::atomic<pid_t> starterPid{0};  // the process the starter runs in: after a fork, the child has none
+  Confinement confinement{};         // the starter's, read once it runs
 };
 Starts& starts = *new Starts();
 
@@ -482,12 +543,14 @@ void* Starter(void*) {
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, nullptr);  // no signal of the process's lands here
   std::unique_lock<std::mutex> lock(starts.mutex);
+  starts.confinement = Confinement::OfThisThread();
+  starts.done.notify_all();
   for (;;) {
     starts.asked.wait(lock, [] { return starts.pending != nullptr; });
     ThreadStart* start = starts.pending;
     pthread_sigmask(SIG_SETMASK, &start->mask, nullptr);  // a new thread inherits its maker's mask and name
     prctl(PR_SET_NAME, start->name);
-    start->result = pthread_create(start->thread, start->attr, start->routine, start->arg);
+    start->result = pthread_create(start->thread, start->attr, &RunInherited, start->inherited);
     pthread_sigmask(SIG_SETMASK, &all, nullptr);
     start->done = true;
     starts.pending = nullptr;
@@ -498,28 +561,54 @@ void* Starter(void*) {
 
 // Started once per process, by a thread that still shares the process's fs_struct: 0 or an errno.
 int StartStarter() {
-  std::lock_guard<std::mutex> lock(starts.mutex);
+  std::unique_lock<std::mutex> lock(starts.mutex);
   if (starts.starterPid.load() == ::getpid()) return 0;
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   pthread_attr_setstacksize(&attr, 64 * 1024);
   pthread_t thread;
+  starts.confinement.seccomp = -1;
   int error = pthread_create(&thread, &attr, &Starter, nullptr);
   pthread_attr_destroy(&attr);
-  if (error == 0) starts.starterPid.store(::getpid());
-  return error;
+  if (error != 0) return error;
+  starts.done.wait(lock, [] { return starts.confinement.seccomp >= 0; });  // its confinement read
+  starts.starterPid.store(::getpid());
+  return 0;
+}
+
+// Whether the attributes leave the new thread the scheduling of its maker.
+bool InheritsScheduling(const pthread_attr_t* attr) {
+  int inherit = PTHREAD_INHERIT_SCHED;
+  return attr == nullptr || (pthread_attr_getinheritsched(attr, &inherit) == 0 && inherit == PTHREAD_INHERIT_SCHED);
 }
 
 // What a routed library calls for pthread_create.
 extern "C" int CwdkitThreadCreate(pthread_t* thread, const pthread_attr_t* attr, void* (*routine)(void*), void* arg) {
   // A forked child has no starter (its mutex may even have been held at the fork), and its copy is its process's.
-  if (!ownFs || starts.starterPid.load() != ::getpid()) return pthread_create(thread, attr, routine, arg);
+  if (!ownFs || starts.starterPid.load() != ::getpid() || !(Confinement::OfThisThread() == starts.confinement)) {
+    return pthread_create(thread, attr, routine, arg);
+  }
+  auto* inherited = new (std::nothrow) Inherited();
+  if (inherited == nullptr) return EAGAIN;
+  inherited->routine = routine;
+  inherited->arg = arg;
+  inherited->cpusKnown = sched_getaffinity(0, sizeof inherited->cpus, &inherited->cpus) == 0;
+  if (attr != nullptr) {  // affinity given in the attributes wins, as pthread_create applies it
+    cpu_set_t given;
+    CPU_ZERO(&given);
+    if (pthread_attr_getaffinity_np(attr, sizeof given, &given) == 0 && CPU_COUNT(&given) < CPU_SETSIZE) {
+      inherited->cpusKnown = false;
+    }
+  }
+  errno = 0;
+  inherited->nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)));
+  inherited->scheduling =
+      InheritsScheduling(attr) && pthread_getschedparam(pthread_self(), &inherited->policy, &inherited->param) == 0;
   ThreadStart start;
   start.thread = thread;
   start.attr = attr;
-  start.routine = routine;
-  start.arg = arg;
+  start.inherited = inherited;
   pthread_sigmask(SIG_BLOCK, nullptr, &start.mask);
   std::memset(start.name, 0, sizeof start.name);
   prctl(PR_GET_NAME, start.name);
@@ -528,6 +617,7 @@ extern "C" int CwdkitThreadCreate(pthread_t* thread, const pthread_attr_t* attr,
   starts.pending = &start;
   starts.asked.notify_one();
   starts.done.wait(lock, [&start] { return start.done; });
+  if (start.result != 0) delete inherited;  // no thread took it
   return start.result;
 }
 
@@ -542,25 +632,44 @@ bool Unrouted(const char* name) {
   return false;
 }
 
-std::mutex& routeMutex = *new std::mutex();  // one writer of GOT slots at a time (a RELRO page is made writable and read-only again)
+std::mutex& routeMutex = *new std::mutex();  // one writer of GOT slots at a time
 unsigned long long routedAdds = 0, routedSubs = 0;
+// This addon's load address, found when it loads: dladdr takes a loader lock, which a dlopen on another thread may
+// hold while it waits for routeMutex.
+std::atomic<ElfW(Addr)> selfBase{0};
 
-// Points every GOT slot of one library's relocations that names pthread_create at CwdkitThreadCreate.
+// The protection of the page that holds `at`: its segment's, read-only inside PT_GNU_RELRO (as ld.so left it).
+int Protection(const struct dl_phdr_info* info, ElfW(Addr) at, long page) {
+  int protection = -1;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr)& header = info->dlpi_phdr[i];
+    ElfW(Addr) start = info->dlpi_addr + header.p_vaddr;
+    if (header.p_type == PT_LOAD && at >= start && at < start + header.p_memsz) {
+      protection = ((header.p_flags & PF_R) ? PROT_READ : 0) | ((header.p_flags & PF_W) ? PROT_WRITE : 0) |
+                   ((header.p_flags & PF_X) ? PROT_EXEC : 0);
+    }
+  }
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr)& header = info->dlpi_phdr[i];
+    if (header.p_type != PT_GNU_RELRO) continue;
+    // ld.so makes it read-only in whole pages: from its start's page to its end rounded down.
+    ElfW(Addr) start = (info->dlpi_addr + header.p_vaddr) & ~static_cast<ElfW(Addr)>(page - 1);
+    ElfW(Addr) end = (info->dlpi_addr + header.p_vaddr + header.p_memsz) & ~static_cast<ElfW(Addr)>(page - 1);
+    if (at >= start && at < end) protection = PROT_READ;
+  }
+  return protection;
+}
+
+// Points every GOT slot of one library's relocations that names pthread_create at CwdkitThreadCreate. Called
+// under dl_iterate_phdr's loader lock: nothing here may take another (no dladdr, no dlsym).
 int RouteLibrary(struct dl_phdr_info* info, size_t, void* data) {
   auto* routed = static_cast<int*>(data);
-  Dl_info self;
-  if (dladdr(reinterpret_cast<void*>(&CwdkitThreadCreate), &self) == 0) return 1;
-  if (Unrouted(info->dlpi_name) || info->dlpi_addr == reinterpret_cast<ElfW(Addr)>(self.dli_fbase)) return 0;
+  if (Unrouted(info->dlpi_name) || info->dlpi_addr == selfBase) return 0;
   const long page = ::sysconf(_SC_PAGESIZE);
   const ElfW(Dyn)* dynamic = nullptr;
-  ElfW(Addr) relroStart = 0, relroEnd = 0;
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr)& header = info->dlpi_phdr[i];
     if (header.p_type == PT_DYNAMIC) dynamic = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + header.p_vaddr);
-    if (header.p_type == PT_GNU_RELRO) {  // read-only after relocation, in whole pages (as ld.so rounds it)
-      relroStart = (info->dlpi_addr + header.p_vaddr) & ~static_cast<ElfW(Addr)>(page - 1);
-      relroEnd = (info->dlpi_addr + header.p_vaddr + header.p_memsz) & ~static_cast<ElfW(Addr)>(page - 1);
-    }
   }
   if (dynamic == nullptr) return 0;
   // glibc relocates these addresses in place; musl leaves them relative to the load address.
@@ -588,17 +697,20 @@ int RouteLibrary(struct dl_phdr_info* info, size_t, void* data) {
     for (size_t i = 0; i < sizes[t] / sizeof(ElfW(Rela)); i++) {
       const ElfW(Rela)& relocation = tables[t][i];
       auto symbol = sizeof(ElfW(Addr)) == 8 ? ELF64_R_SYM(relocation.r_info) : ELF32_R_SYM(relocation.r_info);
-      if (symbol == 0 || std::strcmp(strings + symbols[symbol].st_name, "pthread_create") != 0) continue;
-      auto** slot = reinterpret_cast<void**>(info->dlpi_addr + relocation.r_offset);
+      if (symbol == 0 || relocation.r_addend != 0) continue;  // an address plus an offset is not a call target
+      if (std::strcmp(strings + symbols[symbol].st_name, "pthread_create") != 0) continue;
       auto* target = reinterpret_cast<void*>(&CwdkitThreadCreate);
+      auto** slot = reinterpret_cast<void**>(info->dlpi_addr + relocation.r_offset);
       // A weak reference left unresolved (0) says "no threads" to its library (libstdc++'s __gthread_active_p).
       if (*slot == target || *slot == nullptr) continue;
       auto at = reinterpret_cast<ElfW(Addr)>(slot);
-      bool relro = at >= relroStart && at < relroEnd;
+      int protection = Protection(info, at, page);
+      if (protection < 0) continue;  // not in a loaded segment: not ours to write
       void* pageStart = reinterpret_cast<void*>(at & ~static_cast<ElfW(Addr)>(page - 1));
-      if (relro && ::mprotect(pageStart, page, PROT_READ | PROT_WRITE) != 0) continue;
+      bool writable = (protection & PROT_WRITE) != 0;
+      if (!writable && ::mprotect(pageStart, page, protection | PROT_WRITE) != 0) continue;
       __atomic_store_n(slot, target, __ATOMIC_RELEASE);
-      if (relro) ::mprotect(pageStart, page, PROT_READ);
+      if (!writable) ::mprotect(pageStart, page, protection);
       (*routed)++;
     }
   }
@@ -607,6 +719,7 @@ int RouteLibrary(struct dl_phdr_info* info, size_t, void* data) {
 
 // Routes the libraries loaded since the last call (dl_iterate_phdr's load counters): the number of slots routed now.
 int RouteThreadStarts() {
+  if (selfBase.load() == 0) return 0;
   std::lock_guard<std::mutex> lock(routeMutex);
   unsigned long long counts[2] = {0, 0};  // libraries loaded and unloaded since the process started
   dl_iterate_phdr(
@@ -628,15 +741,15 @@ int RouteThreadStarts() {
   return routed;
 }
 
-// Keeps this addon mapped for the process's life: routed libraries call into it, and a worker's environment that
-// loaded it may go away.
-void PinSelf() {
-  static std::once_flag pinned;
-  std::call_once(pinned, [] {
+// Keeps this addon mapped for the process's life (routed libraries call into it, and a worker's environment that
+// loaded it may go away), and finds its load address. Called before a thread's first unshare, out of any loader lock.
+void FindSelf() {
+  static std::once_flag found;
+  std::call_once(found, [] {
     Dl_info self;
-    if (dladdr(reinterpret_cast<void*>(&CwdkitThreadCreate), &self) != 0 && self.dli_fname != nullptr) {
-      dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-    }
+    if (dladdr(reinterpret_cast<void*>(&CwdkitThreadCreate), &self) == 0 || self.dli_fname == nullptr) return;
+    dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    selfBase.store(reinterpret_cast<ElfW(Addr)>(self.dli_fbase));
   });
 }
 
@@ -662,7 +775,7 @@ napi_value UnshareFs(napi_env env, napi_callback_info) {
     napi_create_int32(env, EAGAIN, &value);  // the pool could not be started first: no unshare
     return value;
   }
-  PinSelf();
+  FindSelf();
   int starter = StartStarter();  // made before the copy, so that it shares the process's fs_struct
   if (starter != 0) {
     napi_create_int32(env, starter, &value);  // no thread for what native code starts later: no unshare

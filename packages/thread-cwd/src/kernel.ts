@@ -47,6 +47,7 @@ export function kernelChdir(calls: Kernel, fd: number): void {
   }
   const error = calls.fchdir(fd);
   if (error !== 0) throw Object.assign(new Error(getSystemErrorName(-error)), { code: getSystemErrorName(-error) });
+  calls.routeThreadStarts(); // a library native code loaded itself since (a plugin: no process.dlopen saw it)
 }
 
 /**

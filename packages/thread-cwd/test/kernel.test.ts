@@ -24,14 +24,14 @@ const nodes = MAJORS.flatMap((name) => {
 let roots = 0;
 
 /** Runs a scenario in a fresh root (home/, a/, b/, c/, each with a file `name`), started in home/. */
-async function scenario(node: string, name: string, prefix: string[] = [], nodeArgs: string[] = []) {
+async function scenario(node: string, name: string, prefix: string[] = [], nodeArgs: string[] = [], timeout = 0) {
   const root = path.join(scratch, `root-${roots++}`);
   for (const dir of ['home', 'a', 'b', 'c']) {
     fs.mkdirSync(path.join(root, dir), { recursive: true });
     fs.writeFileSync(path.join(root, dir, 'name'), dir);
   }
   const command = [...prefix, node, ...nodeArgs, script, name, root];
-  const { stdout } = await run(command[0] as string, command.slice(1), { cwd: path.join(root, 'home') });
+  const { stdout } = await run(command[0] as string, command.slice(1), { cwd: path.join(root, 'home'), timeout });
   return { root, seen: JSON.parse(stdout) };
 }
 
@@ -134,6 +134,24 @@ describe.skipIf(!kernelHere || nodes.length === 0)('kernel mode', () => {
         expect(seen.worker).toEqual({ mode: 'kernel', inA: reads('a'), inB: reads('b'), kernel: 'b' });
       },
     );
+
+    it("a thread an addon makes from a worker with its own cwd keeps the worker's nice, and its sandbox (then the worker's cwd)", async () => {
+      const { root, seen } = await scenario(node, 'addonThreadFacts');
+      const home = path.join(root, 'home');
+      expect(seen.mode).toBe('kernel');
+      expect(seen.first).toBe(`nice=0 seccomp=0 mkdir=made cwd=${home}`);
+      // Made by the starter without its maker's nice: 0.
+      expect(seen.niced).toBe(`nice=7 seccomp=0 mkdir=made cwd=${home}`);
+      expect(seen.confined).toBe(0);
+      // Made by the starter: out of the worker's sandbox (seccomp 0, mkdir made). Made by the worker: in its cwd.
+      expect(seen.inSandbox).toBe(`nice=7 seccomp=2 mkdir=EPERM cwd=${path.join(root, 'a')}`);
+    });
+
+    it('a worker with its own cwd loading libraries while the main thread loads others: neither waits for ever', async () => {
+      // Routing under the loader's lock once called dladdr (a second loader lock, which dlopen takes first): a hang.
+      const { seen } = await scenario(node, 'loaders', [], [], 60_000);
+      expect(seen).toEqual({ mode: 'kernel', loaded: 150 });
+    }, 90_000);
 
     it("a real addon's own pool (lightningcss, rayon) made by a worker with its own cwd: the main thread's bundle is its own file", async () => {
       const { seen } = await scenario(node, 'lightningcss');

@@ -3,9 +3,17 @@
 // any thread that asks. @cwdkit/thread-cwd's kernel mode must leave such threads in the process's cwd.
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <node_api.h>
 #include <pthread.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <cstddef>
 
 #include <cerrno>
 #include <condition_variable>
@@ -110,6 +118,52 @@ napi_value ReadOnCaller(napi_env env, napi_callback_info info) {
   return Answer(env, Pool::ReadHere(Argument(env, info)));
 }
 
+// threadFacts(): what a thread made now (pthread_create, joined) has of its maker's: its nice, its seccomp mode, whether
+// it may mkdir here, and its cwd.
+void* Facts(void* out) {
+  auto* facts = static_cast<std::string*>(out);
+  char cwd[4096] = "?";
+  if (::getcwd(cwd, sizeof cwd) == nullptr) std::strcpy(cwd, "?");
+  int made = ::mkdir("threads-helper-probe", 0700) == 0 ? 0 : errno;
+  if (made == 0) ::rmdir("threads-helper-probe");
+  *facts = "nice=" + std::to_string(::getpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)))) +
+           " seccomp=" + std::to_string(::prctl(PR_GET_SECCOMP, 0, 0, 0, 0)) +
+           " mkdir=" + (made == 0 ? std::string("made") : made == EPERM ? std::string("EPERM") : std::to_string(made)) +
+           " cwd=" + cwd;
+  return nullptr;
+}
+
+napi_value ThreadFacts(napi_env env, napi_callback_info) {
+  std::string facts = "no thread";
+  pthread_t thread;
+  if (pthread_create(&thread, nullptr, &Facts, &facts) == 0) pthread_join(thread, nullptr);
+  return Answer(env, facts);
+}
+
+// confine(): this thread (and the threads it makes) may no longer mkdir: no_new_privs and a seccomp filter, as a
+// sandbox sets them. 0 or an errno.
+napi_value Confine(napi_env env, napi_callback_info) {
+  struct sock_filter filter[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+#ifdef __NR_mkdir
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mkdir, 1, 0),
+#else
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mkdirat, 1, 0),
+#endif
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mkdirat, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog program = {static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
+  int error = ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+                      ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &program) == 0
+                  ? 0
+                  : errno;
+  napi_value value;
+  napi_create_int32(env, error, &value);
+  return value;
+}
+
 napi_value Init(napi_env env, napi_value exports) {
   std::call_once(atInitStarted, [] {
     Dl_info self;
@@ -121,6 +175,8 @@ napi_value Init(napi_env env, napi_value exports) {
       {"readStd", nullptr, ReadStd, nullptr, nullptr, nullptr, napi_default_method, nullptr},
       {"readAtInit", nullptr, ReadAtInit, nullptr, nullptr, nullptr, napi_default_method, nullptr},
       {"readHere", nullptr, ReadOnCaller, nullptr, nullptr, nullptr, napi_default_method, nullptr},
+      {"threadFacts", nullptr, ThreadFacts, nullptr, nullptr, nullptr, napi_default_method, nullptr},
+      {"confine", nullptr, Confine, nullptr, nullptr, nullptr, napi_default_method, nullptr},
   };
   napi_define_properties(env, exports, sizeof functions / sizeof functions[0], functions);
   return exports;
