@@ -158,7 +158,10 @@ describe.skipIf(!kernelHere || nodes.length === 0)('kernel mode', () => {
       // Without the routing, the main thread's bundleAsync() read the worker's a/x.css (the pool in the worker's cwd).
       expect(seen.main).toEqual({ async: 'home', sync: 'home' });
       // The worker's async bundle runs on that pool, in the process cwd (a documented limit); its sync one follows it.
-      expect(seen.worker).toEqual({ mode: 'kernel', async: 'home', sync: 'a' });
+      expect(seen.worker).toMatchObject({ mode: 'kernel', async: 'home', sync: 'a' });
+      // A sync bundle() reads its entry on the worker's thread and its @import on the pool: given a relative name, the
+      // import is the process cwd's (the README says so, and to give such calls absolute paths, which hold).
+      expect(seen.worker.imports).toEqual({ relative: '.homeb .a', absolute: '.ab .a' });
     });
 
     it("what no cover reaches (Node's raw cwd, native code on the thread) answers as a real chdir's", async () => {
