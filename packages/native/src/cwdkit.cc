@@ -601,7 +601,6 @@ extern "C" int CwdkitThreadCreate(pthread_t* thread, const pthread_attr_t* attr,
       inherited->cpusKnown = false;
     }
   }
-  errno = 0;
   inherited->nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)));
   inherited->scheduling =
       InheritsScheduling(attr) && pthread_getschedparam(pthread_self(), &inherited->policy, &inherited->param) == 0;
