@@ -7,7 +7,9 @@
 //      hold them, with CWDKIT_CONFORMANCE_RUNTIMES=node22,node24,node26 and only those tests selected by name;
 //   2. thread-cwd's per-major tests (its test/majors.ts: npm test runs them on Node 24) on Node 22 and 26, and
 //      cwdkit's (its worker-counter differential and the flag's thread-cwd start-up: test/helpers.ts majorRuns);
-//   3. scripts/test-node-majors.mjs: the other suites of core and the strategies on each major (see its comment).
+//   3. thread-cwd's run of Node's own tests in all three columns (CWDKIT_NODE_TESTS=all: the real process and the
+//      worker with its gates in place beside the lifted worker that npm test runs);
+//   4. scripts/test-node-majors.mjs: the other suites of core and the strategies on each major (see its comment).
 // Arguments go to test-node-majors (the majors; --full).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -57,6 +59,20 @@ for (const [name, tests] of Object.entries(perMajor)) {
   );
   console.log(`=== @cwdkit/${name} per major: exit ${run.status} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   if (run.status !== 0) failed.push(`@cwdkit/${name} on node22, node26`);
+}
+
+{
+  const started = Date.now();
+  console.log("\n=== @cwdkit/thread-cwd: Node's own tests, in a real process and in both kinds of worker");
+  const run = spawnSync(process.execPath, [vitest, 'run', 'test/node-tests.test.ts'], {
+    cwd: path.join(root, 'packages', 'thread-cwd'),
+    stdio: 'inherit',
+    env: { ...process.env, CWDKIT_NODE_TESTS: 'all' },
+  });
+  console.log(
+    `=== @cwdkit/thread-cwd node-tests: exit ${run.status} in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+  if (run.status !== 0) failed.push("@cwdkit/thread-cwd's Node tests, all columns");
 }
 
 const suites = spawnSync(
