@@ -65,13 +65,19 @@ function ratio([baseline, subject]) {
   let n = 1000;
   while (time(subject, n) < 2e6 && time(baseline, n) < 2e6) n *= 2; // blocks of a few ms
   const ratios = [];
+  const bs = [],
+    ss = [];
   for (let pair = 0; pair < 41; pair++) {
     const first = pair % 2 === 0;
     const a = first ? time(baseline, n) : 0;
     const b = time(subject, n);
     const c = first ? a : time(baseline, n);
     ratios.push(c / b);
+    bs.push(c / n);
+    ss.push(b / n);
   }
+  const mid = (xs) => xs.sort((x, y) => x - y)[xs.length >> 1];
+  globalThis.__ns = { baselineNs: mid(bs), subjectNs: mid(ss) };
   return ratios.sort((x, y) => x - y)[ratios.length >> 1];
 }
 
@@ -82,7 +88,7 @@ if (isMainThread && kind === 'worker') {
   await worker.terminate();
   console.log(JSON.stringify(result));
 } else {
-  const result = { ratio: ratio(loops[kind]) };
+  const result = { ratio: ratio(loops[kind]), ...globalThis.__ns };
   if (isMainThread) console.log(JSON.stringify(result));
   else parentPort.postMessage(result);
 }
