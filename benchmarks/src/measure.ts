@@ -177,6 +177,7 @@ interface Sampling {
   readonly samples: number[];
   /** ns spent in samples so far: what the budget counts. */
   spent: number;
+  turns: number;
 }
 
 /** Compiles and warms a row, and sizes its samples: as many calls as make SAMPLE_NS, at most 4096. */
@@ -185,7 +186,7 @@ function prepare(spec: Pick<RowSpec, 'fn' | 'before'>, minCpuTimeMs: number, nam
   const row = compileRow(spec.fn, name);
   const cost = warmUp(row, Math.min(4 * minCpuTimeMs, 100) * 1e6);
   const batch = Math.max(1, Math.min(4096, 2 ** Math.floor(Math.log2(SAMPLE_NS / Math.max(cost, 0.01)))));
-  return { ...(spec.before ? { before: spec.before } : {}), row, batch, samples: [], spent: 0 };
+  return { ...(spec.before ? { before: spec.before } : {}), row, batch, samples: [], spent: 0, turns: 0 };
 }
 
 /** One turn of a row: samples until TURN_NS has passed (at least one); untimed when `keep` is false. */
@@ -200,19 +201,26 @@ function turn(sampling: Sampling, keep = true): void {
       sampling.spent += ns;
     }
   } while (clock() < end);
+  if (keep) sampling.turns++;
 }
 
 /** At least this many samples per row, whatever the budget (mitata's minimum, which the engine used before). */
 const MIN_SAMPLES = 12;
 
 /**
+ * At least this many turns per row, whatever the budget: a preempted sample can spend a row's budget in one turn on a
+ * busy machine, and a row measured in one turn is measured back to back again.
+ */
+export const MIN_TURNS = 4;
+
+/**
  * Measures rows in turns (TURN_NS each, the order reversed every other round) until each has spent its budget in
- * samples, so that a slow spell of the machine falls on every row alike. Without `interleave` each row takes all its
+ * samples (and taken MIN_TURNS turns), so that a slow spell of the machine falls on every row alike. Without `interleave` each row takes all its
  * turns before the next starts (rows whose `before` changes the world, as install-resolve's install and uninstall).
  */
 function sample(samplings: readonly Sampling[], minCpuTimeMs: number, interleave: boolean): Measurement[] {
   const budget = minCpuTimeMs * 1e6;
-  const done = (s: Sampling) => s.spent >= budget && s.samples.length >= MIN_SAMPLES;
+  const done = (s: Sampling) => s.spent >= budget && s.samples.length >= MIN_SAMPLES && s.turns >= MIN_TURNS;
   if (interleave) {
     // One untimed turn each first: a row's warm-up may have moved what another row's code was optimized for.
     for (const s of samplings) turn(s, false);

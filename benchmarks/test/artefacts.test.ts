@@ -9,6 +9,7 @@ import {
   compileRow,
   isFlatString,
   measureFn,
+  MIN_TURNS,
   measureRows,
   mutableCacheRow,
   sink,
@@ -126,5 +127,47 @@ describe('a row hoisted out of the loop (JSC computed a pure join once: provider
     const row = compileRow(() => 'x', 'join');
     expect(String(row.block)).toMatch(/\{ let v = fn\(\);/);
     expect(String(row.block)).not.toContain('barrier()');
+  });
+});
+
+describe('rows measured one after another (the machine changed speed between them: a ratio of two spells)', () => {
+  it('measures the rows in turns, the order reversed every other round, each until its budget is spent', async () => {
+    const turns: string[] = [];
+    const rows = ['baseline', 'provider', 'control'].map((key) => ({
+      key,
+      label: key,
+      role: 'subject' as const,
+      fn: () => process.cwd(),
+      before: () => turns.push(key), // runs before each of the row's turns (and once before its warm-up)
+    }));
+    const results = await measureRows(rows, { reverse: false, minCpuTimeMs: 3, workers: 1 } as never);
+    // Each row's before() runs before its warm-up, its untimed turn and each of its timed turns (MIN_TURNS at least,
+    // whatever the clock says: so that no figure of this test depends on the machine's speed).
+    for (const key of ['baseline', 'provider', 'control']) {
+      expect(turns.filter((turn) => turn === key).length).toBeGreaterThanOrEqual(2 + MIN_TURNS);
+    }
+    // Interleaved: the baseline's turns do not all come before the provider's first.
+    expect(turns.lastIndexOf('baseline')).toBeGreaterThan(turns.indexOf('provider'));
+    // And in both orders: somewhere the control's turn is followed by the provider's, elsewhere the reverse.
+    const pairs = new Set(turns.slice(1).map((turn, i) => `${turns[i]}>${turn}`));
+    expect(pairs).toContain('provider>control');
+    expect(pairs).toContain('control>provider');
+    expect(results.map((row) => row.key)).toEqual(['noop', 'baseline', 'provider', 'control']);
+    for (const row of results) expect(row.stats.samples).toBeGreaterThanOrEqual(12);
+  });
+
+  it('keeps the turns of each row together when asked (rows whose before() changes the world)', async () => {
+    const turns: string[] = [];
+    const rows = ['a', 'b'].map((key) => ({
+      key,
+      label: key,
+      role: 'subject' as const,
+      fn: () => process.cwd(),
+      before: () => turns.push(key),
+    }));
+    await measureRows(rows, { reverse: false, minCpuTimeMs: 2, workers: 1 } as never, { interleave: false });
+    // Both warm-ups first (a, b), then all of a's turns, then all of b's.
+    const afterWarmUps = turns.slice(2);
+    expect(afterWarmUps.lastIndexOf('a')).toBeLessThan(afterWarmUps.indexOf('b'));
   });
 });

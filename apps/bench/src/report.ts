@@ -161,9 +161,15 @@ export function timeRatioCell(row: RowSummary): string {
   return row.role === 'baseline' ? '1 (baseline)' : formatInterval(inverse(row.speedup));
 }
 
-/** The speed-up column of a row: the baseline is 1 by definition. */
+/** The speed-up column of a row: the baseline is 1 by definition; a bimodal row shows its two modes, never their mean. */
 export function speedupCell(row: RowSummary): string {
-  return row.role === 'baseline' ? '1 (baseline)' : formatInterval(row.speedup);
+  if (row.role === 'baseline') return '1 (baseline)';
+  return row.modes ? formatModes(row.modes) : formatInterval(row.speedup);
+}
+
+/** "bimodal: 2.24× [2.20–2.28] in 6 processes, 2.78× [2.73–2.82] in 4". */
+export function formatModes([low, high]: readonly [Interval, Interval]): string {
+  return `bimodal: ${formatInterval(low)} in ${low.n} processes, ${formatInterval(high)} in ${high.n}`;
 }
 
 /** Per runtime: the fastest worker-coherent strategy on the main thread and in workers, and its chdir + cwd. */
