@@ -1,11 +1,11 @@
 import { type RowResult, scenarios } from '@cwdkit/benchmarks';
 import { describe, expect, it } from 'vitest';
 import type { ChildResult } from '../src/child.js';
+import { chart } from '../src/html.js';
 import { formatInterval, speedupCell } from '../src/report.js';
 import { aaDeviation, aaPasses, aaRetriesOf, type JobRecord, planJobs, runGatedJob } from '../src/run.js';
 import { holdsOne, median, modesOf, ratioInterval, t975 } from '../src/stats.js';
 import { FLAGS, summarize } from '../src/summary.js';
-import { chart } from '../src/html.js';
 
 describe('median', () => {
   it('is the middle value, or the mean of the two middle ones', () => {
