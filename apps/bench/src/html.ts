@@ -86,8 +86,8 @@ export function chart(rows: readonly RowSummary[], clip = false): string {
     const top = index * ROW_HEIGHT;
     const middle = top + ROW_HEIGHT / 2;
     const estimate = row.role === 'baseline' ? 1 : (row.speedup?.estimate as number);
-    const kind =
-      row.role === 'subject' ? (holdsOne(row.speedup) ? 'same' : estimate >= 1 ? 'faster' : 'slower') : row.role;
+    const kind = (interval: Interval | undefined, value: number) =>
+      row.role === 'subject' ? (holdsOne(interval) ? 'same' : value >= 1 ? 'faster' : 'slower') : row.role;
     parts.push(
       `<text x="${LABEL_WIDTH - 8}" y="${middle + 4}" class="label">${escapeHtml(rowName(row))}${row.flag ? ' *' : ''}${row.aaOff ? ' !' : ''}</text>`,
     );
@@ -102,7 +102,7 @@ export function chart(rows: readonly RowSummary[], clip = false): string {
       const center = barTop + barHeight / 2;
       const from = Math.min(x(1), x(value));
       parts.push(
-        `<rect x="${from}" y="${barTop}" width="${Math.max(Math.abs(x(value) - x(1)), 2)}" height="${barHeight - (bars.length > 1 ? 1 : 0)}" class="bar ${kind}"><title>${escapeHtml(`${rowName(row)}: ${speedupCell(row)}, p50 ${formatNumber(row.p50)} ns`)}</title></rect>`,
+        `<rect x="${from}" y="${barTop}" width="${Math.max(Math.abs(x(value) - x(1)), 2)}" height="${barHeight - (bars.length > 1 ? 1 : 0)}" class="bar ${kind(interval, value)}"><title>${escapeHtml(`${rowName(row)}: ${speedupCell(row)}, p50 ${formatNumber(row.p50)} ns`)}</title></rect>`,
       );
       const { low: ciLow, high: ciHigh } = interval ?? {};
       if (ciLow !== undefined && ciHigh !== undefined) {
