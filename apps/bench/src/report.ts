@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import process from 'node:process';
 import type { ScenarioComparison, ScenarioGoal } from '@cwdkit/benchmarks';
 import type { BenchOptions } from './args.js';
 import type { JobRecord, Skip } from './run.js';
@@ -19,6 +20,12 @@ export interface Environment {
   readonly memoryBytes: number;
   readonly runtimes: Readonly<Record<string, string>>;
   readonly commit?: string;
+  /**
+   * The directory the measuring processes ran in (absent before #29): path.resolve's cost grows with its length, the
+   * join's hardly, so resolve's speed-up does too (the simple harness read 4.0× in the repository's root, 5.7× in
+   * apps/bench, where `npm run bench` runs).
+   */
+  readonly cwd?: string;
 }
 
 /** Everything a run produced: what --json writes, and what the table and the HTML report are drawn from. */
@@ -84,6 +91,7 @@ export function environment(runtimes: Record<string, string>): Environment {
     memoryBytes: os.totalmem(),
     runtimes,
     ...(commit ? { commit } : {}),
+    cwd: process.cwd(),
   };
 }
 

@@ -21,6 +21,13 @@ import { strategyModule } from '../src/strategies.js';
 const run = promisify(execFile);
 const cli = path.resolve(import.meta.dirname, '../dist/cli.js');
 const harness = path.resolve(import.meta.dirname, 'simple/harness.mjs');
+/**
+ * Where `npm run bench` runs the bench (its workspace, apps/bench): where the engine runs now, and the simple harness
+ * runs unless the recording names another cwd. path.resolve's cost grows with the length of the cwd and the join's
+ * hardly: the simple harness read resolve 4.0× in the repository's root and 5.7× in apps/bench, and a run recorded in
+ * the root disagreed with it for that alone.
+ */
+const benchDirectory = path.resolve(import.meta.dirname, '..');
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'cwdkit-bench-agreement-'));
 afterAll(() => fs.rmSync(directory, { recursive: true, force: true }));
 
@@ -54,7 +61,7 @@ async function engineReport(): Promise<{ report: Report; runtime: RuntimeName }>
   }
   const json = path.join(directory, 'engine.json');
   const args = ['--strategy', STRATEGY, '--scenario', CASES.map((c) => c.scenario).join(','), '--rounds', '5'];
-  await run(process.execPath, [cli, ...args, '--json', json]);
+  await run(process.execPath, [cli, ...args, '--json', json], { cwd: benchDirectory });
   return { report: JSON.parse(fs.readFileSync(json, 'utf8')) as Report, runtime: 'node' };
 }
 
@@ -78,12 +85,11 @@ describe.runIf(process.env.CWDKIT_BENCH_AGREEMENT === '1')(
       const ratios: number[] = [];
       const ns: { baseline: number; subject: number }[] = [];
       for (let i = 0; i < SIMPLE_PROCESSES; i++) {
-        const { stdout } = await run(node.command, [
-          '--allow-natives-syntax',
-          harness,
-          kind,
-          strategyModule(STRATEGY) as string,
-        ]);
+        const { stdout } = await run(
+          node.command,
+          ['--allow-natives-syntax', harness, kind, strategyModule(STRATEGY) as string],
+          { cwd: report.environment.cwd ?? benchDirectory },
+        );
         const result = JSON.parse(stdout) as { ratio: number; baselineNs: number; subjectNs: number };
         ratios.push(result.ratio);
         ns.push({ baseline: result.baselineNs, subject: result.subjectNs });
