@@ -163,9 +163,10 @@ function warmUp(row: CompiledRow, budgetNs: number): number {
 
 /**
  * How long one row runs before the next row's turn. The machine's speed moves under a row: in this VM a process ran
- * path.resolve at 245 ns a call on one vCPU and 490 on the other in the same minute, and a row measured again 200 ms
- * later in the same process read 447 then 242 ns. Rows measured one after another, each for its whole budget, took
- * such a shift for a difference between them; taken in turns of a millisecond, the rows share the machine's spells.
+ * path.resolve at 245 ns a call on one vCPU and 490 on the other in the same minute, and a row measured again less
+ * than a second later in the same process read 447 then 242 ns. Rows measured one after another, each for its whole
+ * budget, took such a shift for a difference between them; in turns of a millisecond the rows share the machine's
+ * spells.
  */
 export const TURN_NS = 1_000_000;
 
