@@ -65,9 +65,16 @@ const digits = (value) =>
           ? value.toFixed(1)
           : value.toFixed(2);
 
-/** The one convention: speed-up = baseline time ÷ row time, with its 95% interval; "no difference" when it holds 1. */
+/**
+ * The one convention: speed-up = baseline time ÷ row time, with its 95% interval; "no difference" when it holds 1. A
+ * row whose processes fell into two modes (the summary's `modes`) shows both, never their mean.
+ */
 export function speedup(row, interval = row?.speedup) {
   if (!interval) return '–';
+  if (interval === row?.speedup && row.modes) {
+    const [low, high] = row.modes.map((mode) => `${speedup(undefined, mode)} in ${mode.n}`);
+    return `bimodal: ${low}${row.flag ? '*' : ''} and ${high} processes`;
+  }
   const range = interval.low === undefined ? '' : ` (${digits(interval.low)}–${digits(interval.high)})`;
   const same = interval.low !== undefined && interval.low <= 1 && interval.high >= 1 ? ', no difference' : '';
   return `${digits(interval.estimate)}×${range}${row?.flag ? '*' : ''}${same}`;
@@ -347,9 +354,12 @@ function agreementSection(readme) {
   }
   const record = JSON.parse(fs.readFileSync(agreementFile, 'utf8'));
   const link = path.relative(path.dirname(readme), agreementFile).split(path.sep).join('/');
+  // Checks made before #29 compared the median of the simple harness's processes; later ones their geometric mean
+  // (and record the median beside it).
+  const statistic = record.cases[0]?.simpleMedian === undefined ? 'median' : 'geometric mean';
   return [
     `Checked against a simple harness (one case per process, a hand-written loop per row, the two rows timed ` +
-      `alternately; the median of ${record.cases[0]?.simpleRatios.length} processes), ${record.strategy} on Node ` +
+      `alternately; the ${statistic} of ${record.cases[0]?.simpleRatios.length} processes), ${record.strategy} on Node ` +
       `${record.version}, tolerance ±${record.tolerance * 100}% ([\`${path.basename(agreementFile)}\`](${link})):`,
     '',
     ...table(

@@ -1,5 +1,4 @@
 import process from 'node:process';
-import { measure } from 'mitata';
 import type { Measurement, RowResult, RowRole, ScenarioContext } from './scenario.js';
 
 export interface RowSpec {
@@ -19,10 +18,10 @@ export interface RowSpec {
 const isV8 = typeof (globalThis as { Bun?: unknown }).Bun === 'undefined';
 
 /**
- * On V8, a full collection before each row, so that earlier rows' garbage (mitata's 8 MiB sample arrays among it) does
- * not start a major GC in the middle of a later row: without it the last row of a process ran 2-5× slower in phases.
- * Not on JSC: its full collection hands pages back to the OS, and the row then faults them in again (in this VM a
- * first touch costs ~15 µs: Bun's join ran at 250 ns a call instead of 42). mitata's own fallback allocates a gigabyte.
+ * On V8, a full collection after the warm-ups, before any sample, so that their garbage does not start a major GC in
+ * the middle of the samples (when mitata timed the rows, with an 8 MiB sample array each, the last row of a process
+ * ran 2-5× slower in phases without it). Not on JSC: its full collection hands pages back to the OS, and the row then
+ * faults them in again (in this VM a first touch costs ~15 µs: Bun's join ran at 250 ns a call instead of 42).
  */
 const collect = (() => {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -40,7 +39,7 @@ const SAMPLE_NS = 20_000;
 /** Calls before a row is measured: enough for V8 and JSC to reach their optimizing tier. */
 const WARM_CALLS = 50_000;
 
-/** Where consumed results go: a property store the JIT cannot drop (mitata's do_not_optimize does the same). */
+/** Where consumed results go: a property store the JIT cannot drop (as mitata's do_not_optimize). */
 export const sink: { value: unknown; char: number } = { value: undefined, char: 0 };
 
 /**
@@ -109,23 +108,22 @@ export function isFlatString(value: unknown): boolean {
   return typeof value !== 'string' || !v8Strings || !v8Strings.isRope(value);
 }
 
-/** A row compiled for measuring: its own call and its own block loop, from source no other row shares. */
+/** A row compiled for measuring: its own block loop, from source no other row shares. */
 export interface CompiledRow {
   readonly id: number;
   /** The row's result is a rope that its loop flattens. */
   readonly flattens: boolean;
-  /** One call, result consumed: what mitata times. */
-  readonly call: () => void;
-  /** `n` calls in a loop of this row's own, for the warm-up; returns the elapsed ns. */
+  /** `n` calls in a loop of this row's own, one call per pass, each result consumed; returns the elapsed ns. */
   readonly block: (n: number) => number;
 }
 
 let rowsCompiled = 0;
 
 /**
- * Compiles a row's call from a source text unique in this process. Engines share what they learn about a call site
+ * Compiles a row's loop from a source text unique in this process. Engines share what they learn about a call site
  * among functions built from one source (JSC's profile of a `new Function` body, V8's feedback of one closure site):
- * a loop shared by every row turns the call polymorphic, and later rows pay for it.
+ * a loop shared by every row turns the call polymorphic, and later rows pay for it (trap 8). One call per pass, never
+ * unrolled: unrolled copies let V8 share loads between calls (a 1.9 ns call read as 0.47).
  */
 export function compileRow(fn: () => unknown, name: string): CompiledRow {
   const id = ++rowsCompiled;
@@ -133,37 +131,15 @@ export function compileRow(fn: () => unknown, name: string): CompiledRow {
   const { code, flattens } = consumer(fn());
   const pass = `${barrier ? 'barrier(); ' : ''}let v = fn(); ${code}`;
   const source = `/* cwdkit-bench row ${tag} */
-    return {
-      call: function row${id}() { ${pass} },
-      block: function block${id}(n) {
-        const start = clock();
-        for (let i = 0; i < n; i++) { ${pass} }
-        return clock() - start;
-      },
+    return function block${id}(n) {
+      const start = clock();
+      for (let i = 0; i < n; i++) { ${pass} }
+      return clock() - start;
     };`;
-  const made = new Function('fn', 'sink', 'clock', 'barrier', source)(fn, sink, clock, barrier) as Omit<
-    CompiledRow,
-    'id' | 'flattens'
-  >;
-  return { id, flattens, ...made };
-}
-
-/** Every mitata loop this process has run, to prove that no two rows shared one. */
-const loopSources = new Set<string>();
-
-/** Throws if mitata built this loop before in this process (the shared call-site profile of trap 8). */
-export function assertUniqueLoop(source: string, seen: Set<string> = loopSources): void {
-  if (seen.has(source)) throw new Error('cwdkit-bench: two rows were measured by the same loop source');
-  seen.add(source);
-}
-
-/** Calls of the row per pass of mitata's loop: 1, so that consecutive calls cannot share loads (trap 8). */
-export const UNROLL = 1;
-
-/** Throws if a mitata loop calls the row more than once per pass: unrolled copies let V8 share loads across calls. */
-export function assertNotUnrolled(source: string): void {
-  const calls = source.split('$fn(').length - 1;
-  if (calls !== 1) throw new Error(`cwdkit-bench: the loop calls the row ${calls} times per pass (unrolled)`);
+  const block = new Function('fn', 'sink', 'clock', 'barrier', source)(fn, sink, clock, barrier) as (
+    n: number,
+  ) => number;
+  return { id, flattens, block };
 }
 
 /**
@@ -185,37 +161,96 @@ function warmUp(row: CompiledRow, budgetNs: number): number {
   return fastest;
 }
 
-/** One operation through mitata, reduced to what the report keeps. The result of `fn` is consumed. */
-export async function measureFn(fn: () => unknown, minCpuTimeMs: number, name = 'row'): Promise<Measurement> {
-  const row = compileRow(fn, name);
+/**
+ * How long one row runs before the next row's turn. The machine's speed moves under a row: in this VM a process ran
+ * path.resolve at 245 ns a call on one vCPU and 490 on the other in the same minute, and a row measured again less
+ * than a second later in the same process read 447 then 242 ns. Rows measured one after another, each for its whole
+ * budget, took such a shift for a difference between them; in turns of a millisecond the rows share the machine's
+ * spells.
+ */
+export const TURN_NS = 1_000_000;
+
+/** A row being measured: its compiled loop, calls per sample, and its samples so far (ns per call). */
+interface Sampling {
+  readonly before?: () => void;
+  readonly row: CompiledRow;
+  readonly batch: number;
+  readonly samples: number[];
+  /** ns spent in samples so far: what the budget counts. */
+  spent: number;
+  turns: number;
+}
+
+/** Compiles and warms a row, and sizes its samples: as many calls as make SAMPLE_NS, at most 4096. */
+function prepare(spec: Pick<RowSpec, 'fn' | 'before'>, minCpuTimeMs: number, name: string): Sampling {
+  spec.before?.();
+  const row = compileRow(spec.fn, name);
   const cost = warmUp(row, Math.min(4 * minCpuTimeMs, 100) * 1e6);
-  // As many calls per sample as make SAMPLE_NS, at most mitata's 4096.
   const batch = Math.max(1, Math.min(4096, 2 ** Math.floor(Math.log2(SAMPLE_NS / Math.max(cost, 0.01)))));
-  const stats = await measure(row.call, {
-    min_cpu_time: minCpuTimeMs * 1e6,
-    gc: collect,
-    batch_samples: batch,
-    batch_unroll: UNROLL,
-    // mitata batches only when one warm call is under this; a call that costs more than a sample runs alone.
-    batch_threshold: SAMPLE_NS,
-    // mitata batches only if one of its warm-up calls is that fast, and skips them all after a first call over 0.5 ms
-    // (a pause): a 3 ns no-op on Bun was then timed one call per sample, at the timer's 40 ns.
-    warmup_threshold: Number.POSITIVE_INFINITY,
-    warmup_samples: 10,
-    // A literal of the loop's source that differs for every row: mitata would otherwise build every loop from one text.
-    max_samples: 1e9 + row.id,
-  });
-  const { debug } = stats as { debug: string };
-  assertNotUnrolled(debug);
-  assertUniqueLoop(debug);
-  return {
-    p50: stats.p50,
-    min: stats.min,
-    p99: stats.p99,
-    avg: stats.avg,
-    samples: stats.samples.length,
-    opsPerSample: stats.ticks / stats.samples.length,
-  };
+  return { ...(spec.before ? { before: spec.before } : {}), row, batch, samples: [], spent: 0, turns: 0 };
+}
+
+/** One turn of a row: samples until TURN_NS has passed (at least one); untimed when `keep` is false. */
+function turn(sampling: Sampling, keep = true): void {
+  sampling.before?.();
+  const { row, batch, samples } = sampling;
+  const end = clock() + TURN_NS;
+  do {
+    const ns = row.block(batch);
+    if (keep) {
+      samples.push(ns / batch);
+      sampling.spent += ns;
+    }
+  } while (clock() < end);
+  if (keep) sampling.turns++;
+}
+
+/** At least this many samples per row, whatever the budget (mitata's minimum, which the engine used before). */
+const MIN_SAMPLES = 12;
+
+/**
+ * At least this many turns per row, whatever the budget: a preempted sample can spend a row's budget in one turn on a
+ * busy machine, and a row measured in one turn is measured back to back again.
+ */
+export const MIN_TURNS = 4;
+
+/**
+ * Measures rows in turns (TURN_NS each, the order reversed every other round) until each has spent its budget in
+ * samples (and taken MIN_TURNS turns), so that a slow spell of the machine falls on every row alike. Without
+ * `interleave` each row is warmed and takes all its turns before the next row is warmed (rows whose `before` changes
+ * the world, as install-resolve's install and uninstall: a swap of path.resolve between a row's warm-up and its samples
+ * left it measured at 1.3-1.6x in 3 of 10 processes instead of 3.7x).
+ */
+function sample(
+  rows: readonly { spec: Pick<RowSpec, 'fn' | 'before'>; name: string }[],
+  minCpuTimeMs: number,
+  interleave: boolean,
+): Measurement[] {
+  const budget = minCpuTimeMs * 1e6;
+  const done = (s: Sampling) => s.spent >= budget && s.samples.length >= MIN_SAMPLES && s.turns >= MIN_TURNS;
+  const prepared = (row: (typeof rows)[number]) => prepare(row.spec, minCpuTimeMs, row.name);
+  if (!interleave) {
+    return rows.map((row) => {
+      const s = prepared(row);
+      turn(s, false);
+      if (collect) collect();
+      while (!done(s)) turn(s);
+      return statsOf(s.samples, s.batch);
+    });
+  }
+  const samplings = rows.map(prepared);
+  // One untimed turn each first: a row's warm-up may have moved what another row's code was optimized for.
+  for (const s of samplings) turn(s, false);
+  if (collect) collect();
+  for (let round = 0; !samplings.every(done); round++) {
+    for (const s of round % 2 === 0 ? samplings : [...samplings].reverse()) if (!done(s)) turn(s);
+  }
+  return samplings.map((s) => statsOf(s.samples, s.batch));
+}
+
+/** One operation, measured alone (its turns back to back). The result of `fn` is consumed. */
+export async function measureFn(fn: () => unknown, minCpuTimeMs: number, name = 'row'): Promise<Measurement> {
+  return sample([{ spec: { fn }, name }], minCpuTimeMs, false)[0] as Measurement;
 }
 
 /** The no-op every process measures first: the cost of the harness itself. */
@@ -229,19 +264,20 @@ export function assertReturnsResult(row: RowSpec): void {
 }
 
 /**
- * Measures the no-op, then the rows in the given order, or in the opposite order on odd rounds. List the baseline
- * first and the control last, so that each of the two comes first in every other round.
+ * Measures the no-op and the rows in turns (see `sample`): in the given order, or the opposite on odd rounds (the
+ * first turn's order, and the order of the results). List the baseline first and the control last. `interleave:
+ * false` warms and measures one row after the other, for rows whose `before` changes what the other rows run against.
  */
-export async function measureRows(rows: readonly RowSpec[], context: ScenarioContext): Promise<RowResult[]> {
+export async function measureRows(
+  rows: readonly RowSpec[],
+  context: ScenarioContext,
+  { interleave = true }: { readonly interleave?: boolean } = {},
+): Promise<RowResult[]> {
   const ordered = [noopRow, ...(context.reverse ? [...rows].reverse() : rows)];
   for (const row of ordered) assertReturnsResult(row);
-  const results: RowResult[] = [];
-  for (const row of ordered) {
-    row.before?.();
-    const stats = await measureFn(row.fn, context.minCpuTimeMs, `${row.key} ${row.label}`);
-    results.push({ key: row.key, label: row.label, role: row.role, stats });
-  }
-  return results;
+  const named = ordered.map((row) => ({ spec: row, name: `${row.key} ${row.label}` }));
+  const stats = sample(named, context.minCpuTimeMs, interleave);
+  return ordered.map((row, i) => ({ key: row.key, label: row.label, role: row.role, stats: stats[i] as Measurement }));
 }
 
 /** The A/A control: the baseline's own operation, measured again as if it were another row (with its own loop). */
@@ -276,7 +312,7 @@ export function same(name: string, actual: unknown, expected: unknown) {
 }
 
 /**
- * The smallest step of the clock mitata reads (Bun.nanoseconds, else performance.now), in nanoseconds. Over enough
+ * The smallest step of the clock the engine reads (Bun.nanoseconds, else performance.now), in nanoseconds. Over enough
  * passes for the loop to be compiled: 200 passes in cold code gave 140-230 ns on Node, whose clock steps in ~40.
  */
 export function timerResolutionNs(): number {
@@ -291,12 +327,11 @@ export function timerResolutionNs(): number {
 }
 
 /**
- * Single operations timed one by one (each with its own clock reads, as `CompiledRow.block(1)` times one call) as a
- * Measurement, with mitata's percentiles (the sorted sample at ⌊q · (n − 1)⌋): for a row whose every operation needs
- * its own setup, as worker-after-chdir's one read after each chdir. One operation per sample.
+ * A row's samples (ns per call, `opsPerSample` calls each) as a Measurement: the sorted sample at ⌊q · (n − 1)⌋ (the
+ * percentiles mitata reported when it timed the rows).
  */
-export function measureEach(samplesNs: readonly number[]): Measurement {
-  if (samplesNs.length === 0) throw new Error('cwdkit-bench: measureEach needs at least one sample');
+export function statsOf(samplesNs: readonly number[], opsPerSample: number): Measurement {
+  if (samplesNs.length === 0) throw new Error('cwdkit-bench: a measurement needs at least one sample');
   const sorted = [...samplesNs].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.floor(q * (sorted.length - 1))] as number;
   return {
@@ -305,6 +340,14 @@ export function measureEach(samplesNs: readonly number[]): Measurement {
     p99: at(0.99),
     avg: sorted.reduce((sum, ns) => sum + ns, 0) / sorted.length,
     samples: sorted.length,
-    opsPerSample: 1,
+    opsPerSample,
   };
+}
+
+/**
+ * Single operations timed one by one (each with its own clock reads, as `CompiledRow.block(1)` times one call): for a
+ * row whose every operation needs its own setup, as worker-after-chdir's one read after each chdir.
+ */
+export function measureEach(samplesNs: readonly number[]): Measurement {
+  return statsOf(samplesNs, 1);
 }

@@ -9,14 +9,14 @@ import type { CwdCapabilities, StrategyDefinition } from '@cwdkit/core';
  */
 export type RowRole = 'noop' | 'baseline' | 'reference' | 'subject' | 'control' | 'comparison';
 
-/** mitata's statistics for one row, in nanoseconds per operation. */
+/** One row's statistics over its samples, in nanoseconds per operation. */
 export interface Measurement {
   readonly p50: number;
   readonly min: number;
   readonly p99: number;
   readonly avg: number;
   readonly samples: number;
-  /** Operations timed together in one sample (mitata batches fast functions): the timer's quantum is divided by it. */
+  /** Operations timed together in one sample (fast functions are batched): the timer's quantum is divided by it. */
   readonly opsPerSample: number;
 }
 
@@ -73,7 +73,7 @@ export interface ScenarioContext {
   readonly strategy: LoadedStrategy;
   /** Odd rounds measure the rows in the opposite order, so that a drift in one direction cancels out. */
   readonly reverse: boolean;
-  /** mitata's min_cpu_time for each row, in milliseconds. */
+  /** Time in samples for each row, in milliseconds (the engine's budget; mitata's min_cpu_time when it timed the rows). */
   readonly minCpuTimeMs: number;
   /** Reader threads for worker-read. */
   readonly workers: number;

@@ -1,5 +1,5 @@
 // A reader thread of the worker-read and worker-after-chdir scenarios: loads the strategy, then does each phase the main
-// thread asks for. 'storm' (worker-read): reads the cwd in a mitata loop while the main thread chdirs all along,
+// thread asks for. 'storm' (worker-read): reads the cwd in the engine's loop while the main thread chdirs all along,
 // bracketing each read with two loads of the published generation. 'after-chdir' (worker-after-chdir): in lockstep with
 // the main thread, waits for each new generation and times the one read that follows it, then acknowledges it.
 // Shared memory: [0] the published generation, [1] readers done with the phase, [2] the generation last acknowledged.

@@ -15,7 +15,7 @@ export interface BenchOptions {
   readonly rounds: number;
   readonly quick: boolean;
   readonly workers: number;
-  /** mitata's min_cpu_time per row, in milliseconds. */
+  /** Time in samples per row, in milliseconds. */
   readonly minCpuTimeMs: number;
   readonly json?: string;
   readonly html?: string;

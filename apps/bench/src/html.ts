@@ -15,7 +15,7 @@ import {
   timeRatioCell,
   verdicts,
 } from './report.js';
-import { holdsOne } from './stats.js';
+import { holdsOne, type Interval } from './stats.js';
 import { type RowSummary, rowName } from './summary.js';
 
 const escapeHtml = (text: string) =>
@@ -56,8 +56,12 @@ const QUICK_CLIP = 4;
 export function chart(rows: readonly RowSummary[], clip = false): string {
   const plotted = rows.filter((row) => row.role === 'baseline' || row.speedup);
   if (plotted.length === 0) return '';
-  const estimates = plotted.map((row) => (row.role === 'baseline' ? 1 : (row.speedup?.estimate as number)));
-  const whiskers = plotted.flatMap((row) => [row.speedup?.low, row.speedup?.high]);
+  const estimates = plotted.flatMap((row) =>
+    row.role === 'baseline' ? [1] : (row.modes ?? [row.speedup]).map((interval) => interval?.estimate as number),
+  );
+  const whiskers = plotted.flatMap((row) =>
+    (row.modes ?? [row.speedup]).flatMap((interval) => [interval?.low, interval?.high]),
+  );
   const finite = (values: (number | undefined)[]) =>
     values.filter((value): value is number => value !== undefined && Number.isFinite(value) && value > 0);
   const spread = clip ? finite(estimates) : finite([...estimates, ...whiskers]);
@@ -82,33 +86,47 @@ export function chart(rows: readonly RowSummary[], clip = false): string {
     const top = index * ROW_HEIGHT;
     const middle = top + ROW_HEIGHT / 2;
     const estimate = row.role === 'baseline' ? 1 : (row.speedup?.estimate as number);
-    const from = Math.min(x(1), x(estimate));
-    const kind =
-      row.role === 'subject' ? (holdsOne(row.speedup) ? 'same' : estimate >= 1 ? 'faster' : 'slower') : row.role;
+    const kind = (interval: Interval | undefined, value: number) =>
+      row.role === 'subject' ? (holdsOne(interval) ? 'same' : value >= 1 ? 'faster' : 'slower') : row.role;
     parts.push(
       `<text x="${LABEL_WIDTH - 8}" y="${middle + 4}" class="label">${escapeHtml(rowName(row))}${row.flag ? ' *' : ''}${row.aaOff ? ' !' : ''}</text>`,
-      `<rect x="${from}" y="${top + 5}" width="${Math.max(Math.abs(x(estimate) - x(1)), 2)}" height="${ROW_HEIGHT - 10}" class="bar ${kind}"><title>${escapeHtml(`${rowName(row)}: ${speedupCell(row)}, p50 ${formatNumber(row.p50)} ns`)}</title></rect>`,
     );
-    const { low: ciLow, high: ciHigh } = row.speedup ?? {};
-    if (ciLow !== undefined && ciHigh !== undefined) {
-      const clippedLow = ciLow < low;
-      const clippedHigh = ciHigh > high;
-      parts.push(`<line x1="${x(ciLow)}" x2="${x(ciHigh)}" y1="${middle}" y2="${middle}" class="whisker"/>`);
-      for (const [end, clipped, direction] of [
-        [ciLow, clippedLow, -1],
-        [ciHigh, clippedHigh, 1],
-      ] as const) {
-        const at = x(end);
-        parts.push(
-          clipped
-            ? `<path d="M${at} ${middle - 5}L${at + 6 * direction} ${middle}L${at} ${middle + 5}Z" class="clipped"><title>interval clipped (quick run)</title></path>`
-            : `<line x1="${at}" x2="${at}" y1="${middle - 6}" y2="${middle + 6}" class="whisker"/>`,
-        );
+    // A bimodal row: a bar of half the height for each mode, never one for their mean.
+    const bars: { interval?: Interval; value: number }[] = row.modes
+      ? row.modes.map((mode) => ({ interval: mode, value: mode.estimate }))
+      : [{ ...(row.speedup ? { interval: row.speedup } : {}), value: estimate }];
+    const barHeight = (ROW_HEIGHT - 10) / bars.length;
+    let right = x(1);
+    bars.forEach(({ interval, value }, k) => {
+      const barTop = top + 5 + k * barHeight;
+      const center = barTop + barHeight / 2;
+      const from = Math.min(x(1), x(value));
+      parts.push(
+        `<rect x="${from}" y="${barTop}" width="${Math.max(Math.abs(x(value) - x(1)), 2)}" height="${barHeight - (bars.length > 1 ? 1 : 0)}" class="bar ${kind(interval, value)}"><title>${escapeHtml(`${rowName(row)}: ${speedupCell(row)}, p50 ${formatNumber(row.p50)} ns`)}</title></rect>`,
+      );
+      const { low: ciLow, high: ciHigh } = interval ?? {};
+      if (ciLow !== undefined && ciHigh !== undefined) {
+        const half = Math.min(6, barHeight / 2);
+        parts.push(`<line x1="${x(ciLow)}" x2="${x(ciHigh)}" y1="${center}" y2="${center}" class="whisker"/>`);
+        for (const [end, clipped, direction] of [
+          [ciLow, ciLow < low, -1],
+          [ciHigh, ciHigh > high, 1],
+        ] as const) {
+          const at = x(end);
+          parts.push(
+            clipped
+              ? `<path d="M${at} ${center - 5}L${at + 6 * direction} ${center}L${at} ${center + 5}Z" class="clipped"><title>interval clipped (quick run)</title></path>`
+              : `<line x1="${at}" x2="${at}" y1="${center - half}" y2="${center + half}" class="whisker"/>`,
+          );
+        }
       }
-    }
-    const right = Math.max(x(estimate), x(ciHigh ?? estimate), x(1)) + (ciHigh !== undefined && ciHigh > high ? 6 : 0);
-    const verdict = row.role !== 'baseline' && holdsOne(row.speedup) ? ' no difference' : '';
-    parts.push(`<text x="${right + 6}" y="${middle + 4}" class="value">${formatNumber(estimate)}×${verdict}</text>`);
+      right = Math.max(right, x(value), x(ciHigh ?? value) + (ciHigh !== undefined && ciHigh > high ? 6 : 0));
+    });
+    const verdict = row.role !== 'baseline' && !row.modes && holdsOne(row.speedup) ? ' no difference' : '';
+    const value = row.modes
+      ? `bimodal: ${row.modes.map((mode) => `${formatNumber(mode.estimate)}× (${mode.n})`).join(', ')}`
+      : `${formatNumber(estimate)}×${verdict}`;
+    parts.push(`<text x="${right + 6}" y="${middle + 4}" class="value">${escapeHtml(value)}</text>`);
   });
   parts.push(`<line x1="${x(1)}" x2="${x(1)}" y1="0" y2="${height - AXIS_HEIGHT + 4}" class="one"/>`);
   const width = LABEL_WIDTH + PLOT_WIDTH + 130;

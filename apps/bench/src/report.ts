@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import process from 'node:process';
 import type { ScenarioComparison, ScenarioGoal } from '@cwdkit/benchmarks';
 import type { BenchOptions } from './args.js';
 import type { JobRecord, Skip } from './run.js';
@@ -19,6 +20,12 @@ export interface Environment {
   readonly memoryBytes: number;
   readonly runtimes: Readonly<Record<string, string>>;
   readonly commit?: string;
+  /**
+   * The directory the measuring processes ran in (absent before #29): path.resolve's cost grows with its length, the
+   * join's hardly, so resolve's speed-up does too (the simple harness read 4.0× in the repository's root, 5.7× in
+   * apps/bench, where `npm run bench` runs).
+   */
+  readonly cwd?: string;
 }
 
 /** Everything a run produced: what --json writes, and what the table and the HTML report are drawn from. */
@@ -84,6 +91,7 @@ export function environment(runtimes: Record<string, string>): Environment {
     memoryBytes: os.totalmem(),
     runtimes,
     ...(commit ? { commit } : {}),
+    cwd: process.cwd(),
   };
 }
 
@@ -161,9 +169,15 @@ export function timeRatioCell(row: RowSummary): string {
   return row.role === 'baseline' ? '1 (baseline)' : formatInterval(inverse(row.speedup));
 }
 
-/** The speed-up column of a row: the baseline is 1 by definition. */
+/** The speed-up column of a row: the baseline is 1 by definition; a bimodal row shows its two modes, never their mean. */
 export function speedupCell(row: RowSummary): string {
-  return row.role === 'baseline' ? '1 (baseline)' : formatInterval(row.speedup);
+  if (row.role === 'baseline') return '1 (baseline)';
+  return row.modes ? formatModes(row.modes) : formatInterval(row.speedup);
+}
+
+/** "bimodal: 2.24× [2.20–2.28] in 6 processes, 2.78× [2.73–2.82] in 4". */
+export function formatModes([low, high]: readonly [Interval, Interval]): string {
+  return `bimodal: ${formatInterval(low)} in ${low.n} processes, ${formatInterval(high)} in ${high.n}`;
 }
 
 /** Per runtime: the fastest worker-coherent strategy on the main thread and in workers, and its chdir + cwd. */

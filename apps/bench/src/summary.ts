@@ -1,6 +1,6 @@
 import type { RowResult, RowRole, StaleCount } from '@cwdkit/benchmarks';
 import type { JobRecord } from './run.js';
-import { type Interval, median, ratioInterval } from './stats.js';
+import { type Interval, median, modesOf, ratioInterval } from './stats.js';
 
 /** One line of the report: a row of a scenario on a runtime, over every round. */
 export interface RowSummary {
@@ -19,6 +19,11 @@ export interface RowSummary {
   readonly p99: number;
   /** Speed-up: the baseline's time ÷ this row's, both from the same process (above 1 is faster). */
   readonly speedup?: Interval;
+  /**
+   * The speed-up's two modes, low then high, when the processes fall into two clusters (modesOf): the report shows them
+   * instead of `speedup`, which averages them.
+   */
+  readonly modes?: readonly [Interval, Interval];
   /** The scenario's reference time ÷ this row's (cwd-hot: a real mutable cache; resolve: the join alone; 1 = as fast). */
   readonly vsReference?: Interval;
   /** Processes whose A/A control stayed more than 10% off its baseline after being measured again. */
@@ -147,6 +152,7 @@ export function summarize(records: readonly JobRecord[]): RowSummary[] {
           ? FLAGS.timer
           : undefined;
     const speedup = ratioInterval(group.speedup);
+    const modes = group.first.role === 'control' ? undefined : modesOf(group.speedup);
     const vsReference = ratioInterval(group.vsReference);
     const processes: ProcessSummary | undefined = group.hasProcesses
       ? {
@@ -168,6 +174,7 @@ export function summarize(records: readonly JobRecord[]): RowSummary[] {
       min: Math.min(...group.min),
       p99: median(group.p99),
       ...(speedup ? { speedup } : {}),
+      ...(modes ? { modes } : {}),
       ...(vsReference ? { vsReference } : {}),
       ...(group.aaOff > 0 ? { aaOff: group.aaOff } : {}),
       ...(group.hasStale ? { stale: { reads: group.reads, stale: group.stale } } : {}),

@@ -38,6 +38,8 @@ describe('a tiny real run', async () => {
     expect(report.environment.cores).toBeGreaterThan(0);
     expect(report.environment.cpu).not.toBe('');
     expect(report.environment.runtimes).toEqual({ node: process.versions.node });
+    // Where the measuring processes ran: resolve's speed-up depends on the cwd's length (the agreement check needs it).
+    expect(report.environment.cwd).toEqual(expect.any(String));
     expect(report.options).toMatchObject({ rounds: 1, quick: true, workers: 1, runtimes: ['node'] });
     expect(report.options.strategies).toEqual(['naive']);
   });

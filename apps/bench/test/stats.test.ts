@@ -1,9 +1,10 @@
 import { type RowResult, scenarios } from '@cwdkit/benchmarks';
 import { describe, expect, it } from 'vitest';
 import type { ChildResult } from '../src/child.js';
-import { formatInterval } from '../src/report.js';
+import { chart } from '../src/html.js';
+import { formatInterval, speedupCell } from '../src/report.js';
 import { aaDeviation, aaPasses, aaRetriesOf, type JobRecord, planJobs, runGatedJob } from '../src/run.js';
-import { holdsOne, median, ratioInterval, t975 } from '../src/stats.js';
+import { holdsOne, median, modesOf, ratioInterval, t975 } from '../src/stats.js';
 import { FLAGS, summarize } from '../src/summary.js';
 
 describe('median', () => {
@@ -285,5 +286,57 @@ describe('speed-up intervals', () => {
     expect(holdsOne(ratioInterval([3]))).toBe(false); // one round: no interval, no verdict
     expect(formatInterval(ratioInterval([0.9, 1.2, 1.05]))).toMatch(/no difference$/);
     expect(formatInterval(ratioInterval([3, 3.2, 3.1]))).not.toMatch(/no difference/);
+  });
+});
+
+// Synthetic per-process speed-ups: the recorded run 2026-12-01e had mutex's cached cwd() at 2.2× in 6 of its 10
+// processes and 2.8× in the 4 others (its code at 1.92 or 1.55 ns); their mean, 2.44×, was measured by no process.
+const bimodal = [2.21, 2.8, 2.27, 2.8, 2.24, 2.74, 2.77, 2.28, 2.2, 2.24];
+
+describe('modesOf: a figure that is bimodal from one process to the next', () => {
+  it('finds the two modes, with the processes in each, and never their mean', () => {
+    const modes = modesOf(bimodal);
+    expect(modes).toBeDefined();
+    const [low, high] = modes as NonNullable<typeof modes>;
+    expect(low.n).toBe(6);
+    expect(high.n).toBe(4);
+    expect(low.estimate).toBeCloseTo(Math.exp(Math.log(2.2 * 2.21 * 2.24 * 2.24 * 2.27 * 2.28) / 6), 10);
+    expect(high.estimate).toBeCloseTo(Math.exp(Math.log(2.74 * 2.77 * 2.8 * 2.8) / 4), 10);
+    expect(low.high).toBeLessThan(high.low as number);
+  });
+
+  it('finds none in one cluster, however it scatters, nor for a stray process or a tail, nor in too few processes', () => {
+    expect(modesOf([2.2, 2.25, 2.3, 2.35, 2.4, 2.45, 2.5, 2.55, 2.6, 2.65])).toBeUndefined(); // evenly spread
+    expect(modesOf([2.2, 2.21, 2.22, 2.23, 2.24, 2.25, 2.26, 2.27, 2.28, 3.5])).toBeUndefined(); // one stray
+    expect(modesOf([2.2, 2.21, 2.22, 2.8, 2.81])).toBeUndefined(); // 5 processes
+    expect(modesOf([2.2, 2.21, 2.22, 2.3, 2.31, 2.32])).toBeUndefined(); // 4% apart: noise
+    // A tail: two processes 10% above eight (mutex's resolve at load 13).
+    expect(modesOf([3.88, 3.93, 3.93, 3.99, 4.03, 4.05, 4.07, 4.12, 4.56, 4.78])).toBeUndefined();
+  });
+});
+
+describe('a bimodal row in the report', () => {
+  const records = bimodal.map((speedup, round) =>
+    job('sab-atomics', round, [
+      row('noop', 'noop', 0.3),
+      row('baseline', 'baseline', 4.3),
+      row('provider', 'subject', 4.3 / speedup),
+      row('control', 'control', 4.3),
+    ]),
+  );
+  const provider = summarize(records).find((line) => line.key === 'provider');
+
+  it('keeps both modes in the JSON beside the mean', () => {
+    expect(provider?.modes?.map((mode) => mode.n)).toEqual([6, 4]);
+    expect(provider?.speedup?.n).toBe(10);
+  });
+
+  it('shows both modes in the text and HTML tables and in the chart, not the mean', () => {
+    const cell = speedupCell(provider as NonNullable<typeof provider>);
+    expect(cell).toMatch(/^bimodal: 2\.24× \[[\d.]+–[\d.]+\] in 6 processes, 2\.78× \[[\d.]+–[\d.]+\] in 4$/);
+    expect(cell).not.toContain(formatInterval(provider?.speedup).split(' ')[0] as string);
+    const svg = chart(summarize(records).filter((line) => line.key === 'provider' || line.role === 'baseline'));
+    expect(svg).toContain('bimodal: 2.24× (6), 2.78× (4)');
+    expect(svg.match(/class="bar faster"/g)).toHaveLength(2);
   });
 });
