@@ -182,7 +182,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (options.version) {
-    process.stdout.write(`cwdkit-bench ${harness().version} (mitata ${harness().mitata})\n`);
+    process.stdout.write(`cwdkit-bench ${harness().version}\n`);
     return 0;
   }
   return bench(options);

@@ -244,7 +244,10 @@ export function renderHtml(report: Report): string {
         `${env.platform} ${escapeHtml(env.release)} ${env.arch}, ${(env.memoryBytes / 2 ** 30).toFixed(1)} GiB`,
       ],
       ...Object.entries(env.runtimes).map(([name, version]) => [name, escapeHtml(version)]),
-      ['harness', `${report.harness.name} ${report.harness.version}, mitata ${report.harness.mitata}`],
+      [
+        'harness',
+        `${report.harness.name} ${report.harness.version}${report.harness.mitata ? `, mitata ${report.harness.mitata}` : ''}`,
+      ],
       [
         'run',
         `${report.options.rounds} rounds${report.options.quick ? ' (--quick)' : ''}, ${report.options.workers} reader threads, min_cpu_time ${report.options.minCpuTimeMs} ms per row`,

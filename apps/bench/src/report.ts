@@ -31,7 +31,8 @@ export interface Environment {
 /** Everything a run produced: what --json writes, and what the table and the HTML report are drawn from. */
 export interface Report {
   readonly schema: 2;
-  readonly harness: { readonly name: string; readonly version: string; readonly mitata: string };
+  /** `mitata`: the version that timed the rows, in runs recorded before the engine timed them itself (#29). */
+  readonly harness: { readonly name: string; readonly version: string; readonly mitata?: string };
   readonly environment: Environment;
   readonly options: Omit<BenchOptions, 'json' | 'html' | 'list' | 'help' | 'version'>;
   readonly strategies: readonly StrategyInfo[];
@@ -68,7 +69,6 @@ export function harness(): Report['harness'] {
   return {
     name: '@cwdkit/bench',
     version: version('@cwdkit/bench/package.json'),
-    mitata: version('mitata/package.json'),
   };
 }
 

@@ -21,7 +21,7 @@ write(path.join(project, 'package.json'), '{ "name": "a-project", "private": tru
 fs.cpSync(path.join(bench, 'dist'), path.join(modules, '@cwdkit/bench/dist'), { recursive: true });
 fs.copyFileSync(path.join(bench, 'package.json'), path.join(modules, '@cwdkit/bench/package.json'));
 // Its dependencies, from this repository (npm hoists them to the root's node_modules).
-for (const name of ['@cwdkit/benchmarks', '@cwdkit/core', 'cwdkit', 'mitata']) {
+for (const name of ['@cwdkit/benchmarks', '@cwdkit/core', 'cwdkit']) {
   const target = fs.realpathSync(path.join(bench, '../../node_modules', name));
   fs.mkdirSync(path.dirname(path.join(modules, name)), { recursive: true });
   fs.symlinkSync(target, path.join(modules, name), 'dir');

@@ -34,7 +34,7 @@ describe('a tiny real run', async () => {
 
   it('records the environment and the harness', () => {
     expect(report.schema).toBe(2);
-    expect(report.harness).toMatchObject({ name: '@cwdkit/bench', mitata: '1.0.34' });
+    expect(report.harness).toEqual({ name: '@cwdkit/bench', version: expect.any(String) });
     expect(report.environment.cores).toBeGreaterThan(0);
     expect(report.environment.cpu).not.toBe('');
     expect(report.environment.runtimes).toEqual({ node: process.versions.node });

@@ -91,7 +91,7 @@ const meta = (scenario: Scenario) => ({
 function report(records: JobRecord[], scenarios: Scenario[]): Report {
   return {
     schema: 2,
-    harness: { name: '@cwdkit/bench', version: '0.0.0', mitata: '1.0.34' },
+    harness: { name: '@cwdkit/bench', version: '0.0.0' },
     environment: {
       date: '2026-12-01T00:00:00.000Z',
       cpu: 'test',
