@@ -1,0 +1,346 @@
+// Deno's kernel mode (Linux, --allow-ffi): a Deno worker's first chdir gives its own OS thread an fs_struct of its own
+// with unshare(CLONE_FS), called through Deno.dlopen of libc; from then on Deno's own chdir moves that thread alone,
+// and the kernel resolves every relative path of that thread against it: Deno.*, node:fs, Deno.Command, process.cwd.
+// No cover: Deno has no handles mode. Where it cannot run (no --allow-ffi, unshare refused, no libc), `missing` says
+// why, and index.ts keeps thread-cwd process-scoped there (install() in a worker refuses).
+//
+// Deno runs a worker's async calls (Deno.stat, node:fs callbacks and promises, streams) on that worker's own tokio
+// blocking pool, whose threads are started by the worker's thread and share the fs_struct it had then. Threads
+// started before the first chdir (a web Worker's module loading starts one; any async call before the chdir may)
+// would keep the process cwd after the unshare: the first chdir parks them for the worker's life (leave()), so that
+// the pool starts new threads, which share the worker's own fs_struct. The main thread never unshares: its pool, V8's
+// threads and every worker that never chdir'd keep sharing the process's.
+import { getSystemErrorName } from 'node:util';
+import {
+  buildProvider,
+  type CwdCapabilities,
+  type CwdProvider,
+  chdirError,
+  codedError,
+  isMainThread,
+  osChdir,
+  readOsCwd,
+  threadState,
+  tooLongForOs,
+} from '@cwdkit/core';
+
+type Pointer = object | null;
+type NativeType = 'i32' | 'u64' | 'usize' | 'isize' | 'pointer' | 'buffer';
+interface Symbol {
+  parameters: NativeType[];
+  result: NativeType;
+  name?: string;
+  nonblocking?: boolean;
+  optional?: boolean;
+}
+interface DenoApi {
+  pid: number;
+  build: { os: string; arch: string };
+  permissions: { querySync(descriptor: { name: string; variable?: string }): { state: string } };
+  env: { get(name: string): string | undefined };
+  dlopen(path: string, symbols: Record<string, Symbol>): { symbols: Record<string, (...args: unknown[]) => unknown> };
+  UnsafePointer: { value(pointer: Pointer): bigint; create(value: bigint): Pointer };
+  UnsafePointerView: new (
+    pointer: NonNullable<Pointer>,
+  ) => { getCString(offset?: number): string; getInt32(offset?: number): number };
+}
+const deno = (globalThis as { Deno?: DenoApi }).Deno as DenoApi;
+
+const CLONE_FS = 0x200;
+const O_PATH = 0o10000000;
+const O_DIRECTORY = 0o200000;
+const O_CLOEXEC = 0o2000000;
+const PTHREAD_MUTEX_ROBUST = 1;
+
+const SYMBOLS = {
+  gettid: { parameters: [], result: 'i32' },
+  unshare: { parameters: ['i32'], result: 'i32' },
+  __errno_location: { parameters: [], result: 'pointer' },
+  open: { parameters: ['buffer', 'i32'], result: 'i32' },
+  read: { parameters: ['i32', 'buffer', 'usize'], result: 'isize' },
+  close: { parameters: ['i32'], result: 'i32' },
+  chdir: { parameters: ['buffer'], result: 'i32' },
+  opendir: { parameters: ['buffer'], result: 'pointer' },
+  readdir: { parameters: ['pointer'], result: 'pointer' },
+  closedir: { parameters: ['pointer'], result: 'i32' },
+  malloc: { parameters: ['usize'], result: 'pointer' },
+  pthread_mutexattr_init: { parameters: ['pointer'], result: 'i32' },
+  pthread_mutexattr_setrobust: { parameters: ['pointer', 'i32'], result: 'i32' },
+  pthread_mutex_init: { parameters: ['pointer', 'pointer'], result: 'i32' },
+  pthread_mutex_lock: { parameters: ['pointer'], result: 'i32' },
+  pthread_mutex_unlock: { parameters: ['pointer'], result: 'i32' },
+  // The same lock, run on this thread's blocking pool: the pool thread that takes it waits there (see leave()).
+  park: { name: 'pthread_mutex_lock', parameters: ['pointer'], result: 'i32', nonblocking: true },
+  pthread_create: { parameters: ['buffer', 'pointer', 'pointer', 'pointer'], result: 'i32' },
+  pthread_join: { parameters: ['u64', 'buffer'], result: 'i32' },
+  dlsym: { parameters: ['pointer', 'buffer'], result: 'pointer', optional: true },
+} satisfies Record<string, Symbol>;
+type Libc = Record<keyof typeof SYMBOLS, (...args: unknown[]) => unknown>;
+
+/** Why a Deno worker cannot have a cwd of its own here (undefined: it can), and whether this is the main thread. */
+export interface DenoKernel {
+  readonly missing: string | undefined;
+  /** The process's main thread (its thread id is the pid): a deno test module's thread has a Window too. */
+  readonly mainThread: boolean;
+}
+
+interface DenoState {
+  /** unshare(CLONE_FS) ran on this thread: its fs_struct is its own (it cannot be undone). */
+  unshared: boolean;
+  /** The robust mutex this thread holds, on which its parked pool threads wait until it ends (or unloads). */
+  mutex?: Pointer;
+}
+const state = threadState<DenoState>('thread-cwd.deno.v1', () => ({ unshared: false }));
+
+let libc: Libc | undefined;
+const encoder = new TextEncoder();
+const cString = (text: string) => encoder.encode(`${text}\0`);
+const errnoName = (): string => {
+  const code = new deno.UnsafePointerView(libc?.__errno_location() as object).getInt32();
+  return getSystemErrorName(-code);
+};
+
+/** libc through Deno.dlopen: glibc's name, then musl's; undefined (with the reasons) where neither opens. */
+function openLibc(): Libc | string {
+  const reasons: string[] = [];
+  for (const name of ['libc.so.6', `libc.musl-${deno.build.arch}.so.1`]) {
+    try {
+      return deno.dlopen(name, SYMBOLS).symbols as Libc;
+    } catch (error) {
+      reasons.push(`${name}: ${(error as Error).message}`);
+    }
+  }
+  return reasons.join('; ');
+}
+
+/** Whether `name` may be read without a prompt (a prompt would stop a test run). */
+function envValue(name: string): string | undefined {
+  try {
+    if (deno.permissions.querySync({ name: 'env', variable: name }).state !== 'granted') return undefined;
+    return deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether unshare(CLONE_FS) is allowed, asked on a thread made for it (its start routine is unshare itself, its
+ * argument the flag), so that no thread of the runtime changes: a seccomp filter refuses it (EPERM) in most containers.
+ */
+function unshareAllowed(calls: Libc): boolean {
+  const unshare = calls.dlsym ? (calls.dlsym(null, cString('unshare')) as Pointer) : null;
+  // No dlsym in this libc (glibc before 2.34 keeps it in libdl): unshare(0) changes nothing and meets the same filter.
+  if (unshare === null) return calls.unshare(0) === 0;
+  const thread = new BigUint64Array(1);
+  const created = calls.pthread_create(new Uint8Array(thread.buffer), null, unshare, deno.UnsafePointer.create(0x200n));
+  if (created !== 0) return false;
+  const result = new BigInt64Array(1);
+  calls.pthread_join(thread[0], new Uint8Array(result.buffer));
+  return BigInt.asIntN(32, result[0] as bigint) === 0n;
+}
+
+/** Asked once per thread, when thread-cwd loads on Deno. */
+export function denoKernel(): DenoKernel {
+  const missing = (reason: string): DenoKernel => ({ missing: reason, mainThread: isMainThread });
+  if (deno.build.os !== 'linux') {
+    return missing(`a Deno worker's own cwd needs Linux's unshare(2) (this is ${deno.build.os})`);
+  }
+  if (envValue('CWDKIT_THREAD_CWD_KERNEL') === '0') {
+    return missing('CWDKIT_THREAD_CWD_KERNEL=0 asks for handles mode, which exists on Node only');
+  }
+  if (deno.permissions.querySync({ name: 'ffi' }).state !== 'granted') {
+    return missing(
+      'a Deno worker gets a cwd of its own only where thread-cwd may call unshare(2) through Deno.dlopen: run deno with --allow-ffi (or -A)',
+    );
+  }
+  const core = (deno as unknown as Record<symbol, { core?: { unrefOpPromise?: unknown } }>)[
+    (deno as unknown as { internal: symbol }).internal
+  ]?.core;
+  if (typeof core?.unrefOpPromise !== 'function') {
+    return missing("this Deno has no core.unrefOpPromise, which thread-cwd needs to park a worker's pool threads");
+  }
+  const opened = openLibc();
+  if (typeof opened === 'string')
+    return missing(`thread-cwd could not open the C library through Deno.dlopen (${opened})`);
+  libc = opened;
+  const mainThread = libc.gettid() === deno.pid;
+  if (!unshareAllowed(libc)) {
+    return {
+      missing:
+        "unshare(2) is refused here (a seccomp filter, as Docker's and CRI-O's default profiles have without CAP_SYS_ADMIN): a Deno worker cannot have a cwd of its own",
+      mainThread,
+    };
+  }
+  return { missing: undefined, mainThread };
+}
+
+/** Text of a small /proc file (libc: --allow-ffi is enough), or undefined. */
+const procBuffer = new Uint8Array(256);
+const decoder = new TextDecoder();
+function readProc(path: string): string | undefined {
+  const calls = libc as Libc;
+  const fd = calls.open(cString(path), O_CLOEXEC) as number;
+  if (fd < 0) return undefined;
+  try {
+    const length = Number(calls.read(fd, procBuffer, BigInt(procBuffer.length)));
+    return length < 0 ? undefined : decoder.decode(procBuffer.subarray(0, length));
+  } finally {
+    calls.close(fd);
+  }
+}
+
+/** The process's thread ids. */
+function threads(): string[] {
+  const calls = libc as Libc;
+  const dir = calls.opendir(cString('/proc/self/task')) as Pointer;
+  if (dir === null)
+    throw codedError(
+      new Error(`thread-cwd: cannot list /proc/self/task (${errnoName()})`),
+      'ERR_CWDKIT_UNSHARE_FAILED',
+    );
+  const ids: string[] = [];
+  try {
+    for (let entry = calls.readdir(dir) as Pointer; entry !== null; entry = calls.readdir(dir) as Pointer) {
+      const name = new deno.UnsafePointerView(entry).getCString(19); // struct dirent's d_name (glibc and musl, 64-bit)
+      if (name.charCodeAt(0) !== 46) ids.push(name);
+    }
+  } finally {
+    calls.closedir(dir);
+  }
+  return ids;
+}
+
+const SYS_FUTEX = deno?.build.arch === 'aarch64' ? 98 : 202;
+let pause: Int32Array | undefined;
+
+/**
+ * Parks every idle thread of this thread's blocking pool, then unshares. Each park is a pthread_mutex_lock on a robust
+ * mutex this thread holds, run on the pool: an idle pool thread takes it, or, where none is idle, the pool starts a new
+ * one (tokio starts one only then). So parks are sent one at a time, each waited for in /proc (the thread blocked in
+ * futex on the mutex), until one lands on a thread that did not exist before it was sent. The parked threads wait
+ * until this thread ends (the kernel releases a robust mutex whose owner died) or unloads; their calls are unref'd, so
+ * the event loop does not wait for them. A pool thread busy with an async call at this moment is not parked.
+ */
+function leave(): void {
+  const calls = libc as Libc;
+  if (state.mutex === undefined) {
+    const mutex = calls.malloc(64n) as Pointer; // never freed: a parked thread may wait on it after this isolate died
+    const attributes = calls.malloc(16n) as Pointer;
+    calls.pthread_mutexattr_init(attributes);
+    calls.pthread_mutexattr_setrobust(attributes, PTHREAD_MUTEX_ROBUST);
+    calls.pthread_mutex_init(mutex, attributes);
+    calls.pthread_mutex_lock(mutex);
+    state.mutex = mutex;
+  }
+  const low = deno.UnsafePointer.value(state.mutex);
+  const onMutex = (id: string): boolean => {
+    const [number, address] = (readProc(`/proc/self/task/${id}/syscall`) ?? '').split(' ');
+    if (Number(number) !== SYS_FUTEX || address === undefined) return false;
+    const at = BigInt(address);
+    return at >= low && at < low + 64n;
+  };
+  const unref = (deno as unknown as Record<symbol, { core: { unrefOpPromise(promise: unknown): void } }>)[
+    (deno as unknown as { internal: symbol }).internal
+  ]?.core.unrefOpPromise as (promise: unknown) => void;
+  const parked = new Set<string>();
+  for (;;) {
+    const before = new Set(threads());
+    const promise = calls.park(state.mutex) as Promise<number>;
+    promise.catch(() => {});
+    unref(promise);
+    let taken: string | undefined;
+    const start = performance.now();
+    while (taken === undefined) {
+      taken = threads().find((id) => !parked.has(id) && onMutex(id));
+      if (taken !== undefined) break;
+      // Bounded, so that a pool that never takes it cannot hang the chdir: minutes on a loaded machine are no answer.
+      if (performance.now() - start > 60_000) {
+        throw codedError(
+          new Error("thread-cwd: this Deno worker's blocking pool did not take a park within 60 s"),
+          'ERR_CWDKIT_UNSHARE_FAILED',
+        );
+      }
+      pause ??= new Int32Array(new SharedArrayBuffer(4));
+      Atomics.wait(pause, 0, 0, 0.05);
+    }
+    parked.add(taken);
+    if (!before.has(taken)) break; // the pool started a thread for it: none of the old ones was idle
+  }
+  if (calls.unshare(CLONE_FS) !== 0) {
+    throw codedError(
+      new Error(
+        `thread-cwd: unshare(CLONE_FS) failed on this thread (${errnoName()}) after it was allowed on a test thread`,
+      ),
+      'ERR_CWDKIT_UNSHARE_FAILED',
+    );
+  }
+  state.unshared = true;
+  // A deno test module runs on a thread of the main runtime's pool that runs the next module too: it goes back.
+  (globalThis as unknown as EventTarget).addEventListener?.('unload', () => {
+    toProcessCwd();
+    if (state.mutex) calls.pthread_mutex_unlock(state.mutex);
+  });
+}
+
+/** This thread (its fs_struct its own) into the process's cwd of now; where that fails, it stays where it is. */
+function toProcessCwd(): void {
+  libc?.chdir(cString('/proc/self/cwd'));
+}
+
+/**
+ * What chdir(2) would refuse, refused before the first chdir unshares: a failed first chdir changes nothing, and the
+ * worker keeps following the process cwd. Opens it as chdir walks it, then its search permission (a walk through ".").
+ */
+function refusal(directory: string): string | undefined {
+  const calls = libc as Libc;
+  const fd = calls.open(cString(directory), O_PATH | O_DIRECTORY | O_CLOEXEC) as number;
+  if (fd < 0) return errnoName();
+  try {
+    const inside = calls.open(cString(`/proc/self/fd/${fd}/.`), O_PATH | O_CLOEXEC) as number;
+    if (inside < 0) return errnoName();
+    calls.close(inside);
+    return undefined;
+  } finally {
+    calls.close(fd);
+  }
+}
+
+function cwdForMessage(): string {
+  try {
+    return readOsCwd();
+  } catch {
+    return '';
+  }
+}
+
+function chdir(directory: string): void {
+  // '' and over-long paths: osChdir answers them before anything moves.
+  if (!state.unshared && directory !== '' && !tooLongForOs(directory)) {
+    const code = refusal(directory);
+    if (code !== undefined) throw chdirError(code, cwdForMessage(), directory);
+    leave();
+  }
+  osChdir(directory); // Deno's own chdir: this thread alone moves
+}
+
+/**
+ * A Deno worker's provider: its cwd is the kernel's for its thread (Deno.cwd(), asked each time), its chdir Deno's
+ * own once the thread's fs_struct is its own. Until its first chdir the worker shares the process's, and so follows
+ * the main thread's chdirs; a worker it starts shares its own, and follows it until that worker's first chdir.
+ */
+export function denoWorkerProvider(capabilities: CwdCapabilities): CwdProvider {
+  return buildProvider({
+    strategy: 'thread-cwd',
+    capabilities,
+    cwd: readOsCwd,
+    chdir,
+    invalidate() {},
+    install() {
+      // Nothing to cover: cwdkit's install() puts this provider behind process.cwd/chdir, path.resolve and Deno.cwd/chdir.
+      return () => {
+        // Its fs_struct stays its own: it goes where the process is now, and a later Deno.chdir moves it alone.
+        if (state.unshared) toProcessCwd();
+      };
+    },
+  });
+}
