@@ -1,0 +1,174 @@
+// Deno's kernel mode (src/deno.ts): a Deno worker's own cwd through Deno.dlopen of libc, in both worker kinds
+// (node:worker_threads, and web Workers, where worker_threads says isMainThread), each scenario in a fresh Deno process
+// (test/fixtures/deno/scenario.mjs); the refusals without --allow-ffi and under a seccomp filter that refuses
+// unshare(2); and `deno test --parallel --preload` on examples/deno-test-parallel. Skipped, visibly, without the deno
+// npm package; the kernel scenarios also where unshare(2) is refused here.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { findRuntime } from '@cwdkit/conformance';
+import { kernel } from '@cwdkit/native/kernel';
+import { afterAll, describe, expect, it } from 'vitest';
+import { noUnshare } from '../../native/test/no-unshare.js';
+
+const run = promisify(execFile);
+const deno = findRuntime('deno');
+const script = path.join(import.meta.dirname, 'fixtures', 'deno', 'scenario.mjs');
+const example = path.join(import.meta.dirname, '..', 'examples', 'deno-test-parallel');
+const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'thread-cwd-deno-')));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+const unshareHere = ((calls) => !(calls instanceof Error) && calls.probeUnshare() === 0)(kernel());
+const TIMEOUT = 120_000;
+let roots = 0;
+
+/** Runs a scenario in a fresh root (home/, a/, b/, c/, each with a file `name`), started in home/. */
+async function scenario(name: string, kind: string, options: { prefix?: string[]; permissions?: string[] } = {}) {
+  const root = path.join(scratch, `root-${roots++}`);
+  for (const dir of ['home', 'a', 'b', 'c']) {
+    fs.mkdirSync(path.join(root, dir), { recursive: true });
+    fs.writeFileSync(path.join(root, dir, 'name'), dir);
+  }
+  const { prefix = [], permissions = ['-A'] } = options;
+  const command = [...prefix, deno as string, 'run', ...permissions, script, name, kind];
+  const { stdout, stderr } = await run(command[0] as string, command.slice(1), { cwd: path.join(root, 'home') });
+  const lines = stdout.trim().split('\n');
+  return { root, seen: JSON.parse(lines[lines.length - 1] as string), stderr };
+}
+
+/** What see() (fixtures/deno/see.mjs) gives in directory `dir` of `root`: every kind of call answers there. */
+const at = (root: string, dir: string) => ({
+  cwd: path.join(root, dir),
+  process: path.join(root, dir),
+  resolve: path.join(root, dir),
+  realPath: path.join(root, dir),
+  sync: dir,
+  fsSync: dir,
+  async: [dir],
+  stat: true,
+  promises: dir,
+  callback: dir,
+  command: dir,
+});
+const kernelCapabilities = {
+  workerCoherent: true,
+  chdirFromWorker: true,
+  externalChange: 'never',
+  chdirScope: 'thread',
+  threadCwd: 'kernel',
+};
+
+describe.skipIf(deno === undefined)('Deno', () => {
+  describe.skipIf(!unshareHere).each(['wt', 'web'])('kernel mode, %s workers', (kind) => {
+    it(
+      "a worker that used its blocking pool before its first chdir: every call follows it, the main thread's stay",
+      async () => {
+        const { root, seen } = await scenario('kernel', kind);
+        expect(seen.mainInstall).toEqual({ capabilities: kernelCapabilities, warnings: [] });
+        // Without the parked pool threads, the async ones (Deno.readTextFile, fs.promises, callbacks) answer 'home'.
+        expect(seen.worker).toEqual([null, kernelCapabilities, null, at(root, 'a'), null, at(root, 'b')]);
+        expect(seen.main).toEqual(at(root, 'home'));
+      },
+      TIMEOUT,
+    );
+
+    it(
+      "a worker that never chdir'd follows the main thread's chdir; one that did keeps its own",
+      async () => {
+        const { root, seen } = await scenario('follow', kind);
+        expect(seen.before).toEqual([
+          [kernelCapabilities, null, at(root, 'a')],
+          [kernelCapabilities, at(root, 'home')],
+        ]);
+        expect(seen.after).toEqual([[at(root, 'a')], [at(root, 'c')]]);
+        expect(seen.main).toEqual(at(root, 'c'));
+      },
+      TIMEOUT,
+    );
+
+    it(
+      "a worker's worker starts in its parent's directory, moves only itself, and follows its parent until then",
+      async () => {
+        const { root, seen } = await scenario('nested', kind);
+        expect(seen.parent).toEqual([
+          kernelCapabilities,
+          null,
+          null,
+          null,
+          [kernelCapabilities, at(root, 'a'), null, at(root, 'b')],
+          [kernelCapabilities, at(root, 'a')],
+          null,
+          [at(root, 'b')], // it chdir'd: its parent's chdir leaves it
+          [at(root, 'c')], // it never did: it shares its parent's fs_struct, as a thread shares its creator's
+          at(root, 'c'),
+        ]);
+        expect(seen.main).toEqual(at(root, 'home'));
+      },
+      TIMEOUT,
+    );
+  });
+
+  describe.each(['wt', 'web'])('refused, %s workers', (kind) => {
+    it(
+      'without --allow-ffi: install() in a worker names the flag to grant; the main thread is process-scoped',
+      async () => {
+        const permissions = ['--allow-read', '--allow-write', '--allow-env', '--allow-run', '--allow-sys'];
+        const { root, seen, stderr } = await scenario('refuse', kind, { permissions });
+        expect(seen.mainInstall.capabilities.chdirScope).toBe('process');
+        expect(seen.mainInstall.warnings).toEqual(['CWDKIT_THREAD_CWD_PROCESS_SCOPE']);
+        expect(stderr).toContain('--allow-ffi');
+        const [refusal, after] = seen.worker;
+        expect(refusal.error).toBe('ERR_CWDKIT_UNSUPPORTED_RUNTIME');
+        expect(refusal.message).toContain('--allow-ffi');
+        expect(after).toEqual(at(root, 'home'));
+        expect(seen.main).toEqual(at(root, 'home'));
+      },
+      TIMEOUT,
+    );
+
+    it(
+      "where a seccomp filter refuses unshare(2) (Docker's default profile): install() in a worker refuses",
+      async () => {
+        const { root, seen } = await scenario('refuse', kind, { prefix: [noUnshare()] });
+        expect(seen.mainInstall.capabilities.chdirScope).toBe('process');
+        const [refusal, after] = seen.worker;
+        expect(refusal.error).toBe('ERR_CWDKIT_UNSUPPORTED_RUNTIME');
+        expect(refusal.message).toContain('seccomp');
+        expect(after).toEqual(at(root, 'home'));
+      },
+      TIMEOUT,
+    );
+  });
+
+  describe('deno test --parallel --preload npm:@cwdkit/thread-cwd/setup (examples/deno-test-parallel)', () => {
+    const test = (args: string[]) =>
+      run(deno as string, ['test', ...args, '--parallel'], {
+        cwd: example,
+        env: { ...process.env, DENO_JOBS: '2', NO_COLOR: '1', TMPDIR: scratch },
+      }).then(
+        ({ stdout }) => ({ passed: true, stdout }),
+        (error: { stdout: string }) => ({ passed: false, stdout: error.stdout }),
+      );
+
+    it.skipIf(!unshareHere)(
+      "a module that chdirs and one that reads its cwd keep their own directories",
+      async () => {
+        const { passed, stdout } = await test(['-A', '--preload', 'npm:@cwdkit/thread-cwd/setup']);
+        expect(stdout).toContain('2 passed | 0 failed');
+        expect(passed, stdout).toBe(true);
+      },
+      TIMEOUT,
+    );
+
+    it(
+      "without the preload, the chdir of one module moves the other (what the example is for)",
+      async () => {
+        const { passed, stdout } = await test(['-A']);
+        expect(stdout).toContain('1 passed | 1 failed');
+        expect(passed).toBe(false);
+      },
+      TIMEOUT,
+    );
+  });
+});
