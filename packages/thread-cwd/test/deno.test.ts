@@ -142,9 +142,9 @@ describe.skipIf(deno === undefined)('Deno', () => {
   });
 
   describe('deno test --parallel --preload npm:@cwdkit/thread-cwd/setup (examples/deno-test-parallel)', () => {
-    const test = (args: string[]) =>
+    const test = (args: string[], cwd = example) =>
       run(deno as string, ['test', ...args, '--parallel'], {
-        cwd: example,
+        cwd,
         env: { ...process.env, DENO_JOBS: '2', NO_COLOR: '1', TMPDIR: scratch },
       }).then(
         ({ stdout }) => ({ passed: true, stdout }),
@@ -152,7 +152,7 @@ describe.skipIf(deno === undefined)('Deno', () => {
       );
 
     it.skipIf(!unshareHere)(
-      "a module that chdirs and one that reads its cwd keep their own directories",
+      'a module that chdirs and one that reads its cwd keep their own directories',
       async () => {
         const { passed, stdout } = await test(['-A', '--preload', 'npm:@cwdkit/thread-cwd/setup']);
         expect(stdout).toContain('2 passed | 0 failed');
@@ -161,8 +161,21 @@ describe.skipIf(deno === undefined)('Deno', () => {
       TIMEOUT,
     );
 
+    it.skipIf(!unshareHere)(
+      "deno test runs modules on its pool threads, one after another: a module that chdir'd and stayed leaves the next in the process cwd",
+      async () => {
+        // Three modules chdir and stay, three read their cwd at load. Without the thread going back at unload, one of
+        // them started in dir1 in each of 5 runs here.
+        const reuse = path.join(import.meta.dirname, 'fixtures', 'deno', 'reuse');
+        const { passed, stdout } = await test(['-A', '--preload', 'npm:@cwdkit/thread-cwd/setup'], reuse);
+        expect(stdout).toContain('6 passed | 0 failed');
+        expect(passed, stdout).toBe(true);
+      },
+      TIMEOUT,
+    );
+
     it(
-      "without the preload, the chdir of one module moves the other (what the example is for)",
+      'without the preload, the chdir of one module moves the other (what the example is for)',
       async () => {
         const { passed, stdout } = await test(['-A']);
         expect(stdout).toContain('1 passed | 1 failed');
