@@ -93,8 +93,13 @@ interface DenoState {
 const state = threadState<DenoState>('thread-cwd.deno.v1', () => ({ unshared: false }));
 
 let libc: Libc | undefined;
-const encoder = new TextEncoder();
-const cString = (text: string) => encoder.encode(`${text}\0`);
+// Made on first use: this module loads everywhere, vm contexts without TextEncoder included (index.ts refuses there).
+let encoder: InstanceType<typeof TextEncoder> | undefined;
+let decoder: InstanceType<typeof TextDecoder> | undefined;
+const cString = (text: string) => {
+  encoder ??= new TextEncoder();
+  return encoder.encode(`${text}\0`);
+};
 const errnoName = (): string => {
   const code = new deno.UnsafePointerView(libc?.__errno_location() as object).getInt32();
   return getSystemErrorName(-code);
@@ -175,9 +180,10 @@ export function denoKernel(): DenoKernel {
 }
 
 /** Text of a small /proc file (libc: --allow-ffi is enough), or undefined. */
-const procBuffer = new Uint8Array(256);
-const decoder = new TextDecoder();
+let procBuffer: Uint8Array | undefined;
 function readProc(path: string): string | undefined {
+  procBuffer ??= new Uint8Array(256);
+  decoder ??= new TextDecoder();
   const calls = libc as Libc;
   const fd = calls.open(cString(path), O_CLOEXEC) as number;
   if (fd < 0) return undefined;

@@ -109,6 +109,31 @@ describe.skipIf(deno === undefined)('Deno', () => {
     );
   });
 
+  describe.skipIf(!unshareHere).each(['wt', 'web'])(
+    'kernel mode, %s workers: what the fs_struct also holds',
+    (kind) => {
+      it(
+        "the umask: a worker keeps the one of its first chdir when the main thread's changes (a documented difference)",
+        async () => {
+          const { seen } = await scenario('umask', kind);
+          expect(seen.worker).toEqual([kernelCapabilities, null, 0o644, 0o644]);
+          expect(seen.main).toBe(0o600);
+        },
+        TIMEOUT,
+      );
+
+      it(
+        'after uninstall() a worker goes to the process cwd, and a later Deno.chdir of its own moves it alone',
+        async () => {
+          const { root, seen } = await scenario('uninstall', kind);
+          expect(seen.worker).toEqual([kernelCapabilities, null, null, at(root, 'home'), null, at(root, 'b')]);
+          expect(seen.main).toEqual(at(root, 'home'));
+        },
+        TIMEOUT,
+      );
+    },
+  );
+
   describe.each(['wt', 'web'])('refused, %s workers', (kind) => {
     it(
       'without --allow-ffi: install() in a worker names the flag to grant; the main thread is process-scoped',
