@@ -166,6 +166,19 @@ describe.skipIf(deno === undefined)('Deno', () => {
     );
   });
 
+  it.skipIf(!unshareHere)(
+    "`cwdkit which` on Deno prints capabilities.threadCwd 'kernel'",
+    async () => {
+      const cli = path.join(import.meta.dirname, '..', '..', 'cwdkit', 'dist', 'cli.js');
+      const { stdout } = await run(deno as string, ['run', '-A', cli, 'which', '--json'], {
+        cwd: import.meta.dirname,
+        env: { ...process.env, CWDKIT_STRATEGY: 'thread-cwd' },
+      });
+      expect(JSON.parse(stdout).capabilities).toEqual(kernelCapabilities);
+    },
+    TIMEOUT,
+  );
+
   describe('deno test --parallel --preload npm:@cwdkit/thread-cwd/setup (examples/deno-test-parallel)', () => {
     const test = (args: string[], cwd = example) =>
       run(deno as string, ['test', ...args, '--parallel'], {
