@@ -52,8 +52,17 @@ const O_DIRECTORY = 0o200000;
 const O_CLOEXEC = 0o2000000;
 const PTHREAD_MUTEX_ROBUST = 1;
 
-const SYMBOLS = {
+// What every thread asks at load (which thread it is, whether unshare is allowed): few symbols, as each costs Deno
+// ~0.25 ms to bind (~4 ms for the first dlopen of a thread, 13-190 ms for 20 on this loaded 2-core machine).
+const PROBE = {
   gettid: { parameters: [], result: 'i32' },
+  unshare: { parameters: ['i32'], result: 'i32' },
+  pthread_create: { parameters: ['buffer', 'pointer', 'pointer', 'pointer'], result: 'i32' },
+  pthread_join: { parameters: ['u64', 'buffer'], result: 'i32' },
+  dlsym: { parameters: ['pointer', 'buffer'], result: 'pointer', optional: true },
+} satisfies Record<string, Symbol>;
+// What a worker's first chdir needs, bound then.
+const CHDIR = {
   unshare: { parameters: ['i32'], result: 'i32' },
   __errno_location: { parameters: [], result: 'pointer' },
   open: { parameters: ['buffer', 'i32'], result: 'i32' },
@@ -71,11 +80,9 @@ const SYMBOLS = {
   pthread_mutex_unlock: { parameters: ['pointer'], result: 'i32' },
   // The same lock, run on this thread's blocking pool: the pool thread that takes it waits there (see leave()).
   park: { name: 'pthread_mutex_lock', parameters: ['pointer'], result: 'i32', nonblocking: true },
-  pthread_create: { parameters: ['buffer', 'pointer', 'pointer', 'pointer'], result: 'i32' },
-  pthread_join: { parameters: ['u64', 'buffer'], result: 'i32' },
-  dlsym: { parameters: ['pointer', 'buffer'], result: 'pointer', optional: true },
 } satisfies Record<string, Symbol>;
-type Libc = Record<keyof typeof SYMBOLS, (...args: unknown[]) => unknown>;
+type Probe = Record<keyof typeof PROBE, (...args: unknown[]) => unknown>;
+type Libc = Record<keyof typeof CHDIR, (...args: unknown[]) => unknown>;
 
 /** Why a Deno worker cannot have a cwd of its own here (undefined: it can), and whether this is the main thread. */
 export interface DenoKernel {
@@ -92,7 +99,13 @@ interface DenoState {
 }
 const state = threadState<DenoState>('thread-cwd.deno.v1', () => ({ unshared: false }));
 
+/** The C library's name that opened, and its symbols for a chdir (bound at the first one). */
+let libcName = 'libc.so.6';
 let libc: Libc | undefined;
+const calls = (): Libc => {
+  libc ??= deno.dlopen(libcName, CHDIR).symbols as Libc;
+  return libc;
+};
 // Made on first use: this module loads everywhere, vm contexts without TextEncoder included (index.ts refuses there).
 let encoder: InstanceType<typeof TextEncoder> | undefined;
 let decoder: InstanceType<typeof TextDecoder> | undefined;
@@ -101,16 +114,18 @@ const cString = (text: string) => {
   return encoder.encode(`${text}\0`);
 };
 const errnoName = (): string => {
-  const code = new deno.UnsafePointerView(libc?.__errno_location() as object).getInt32();
+  const code = new deno.UnsafePointerView(calls().__errno_location() as object).getInt32();
   return getSystemErrorName(-code);
 };
 
 /** libc through Deno.dlopen: glibc's name, then musl's; undefined (with the reasons) where neither opens. */
-function openLibc(): Libc | string {
+function openLibc(): Probe | string {
   const reasons: string[] = [];
   for (const name of ['libc.so.6', `libc.musl-${deno.build.arch}.so.1`]) {
     try {
-      return deno.dlopen(name, SYMBOLS).symbols as Libc;
+      const { symbols } = deno.dlopen(name, PROBE);
+      libcName = name;
+      return symbols as Probe;
     } catch (error) {
       reasons.push(`${name}: ${(error as Error).message}`);
     }
@@ -132,15 +147,15 @@ function envValue(name: string): string | undefined {
  * Whether unshare(CLONE_FS) is allowed, asked on a thread made for it (its start routine is unshare itself, its
  * argument the flag), so that no thread of the runtime changes: a seccomp filter refuses it (EPERM) in most containers.
  */
-function unshareAllowed(calls: Libc): boolean {
-  const unshare = calls.dlsym ? (calls.dlsym(null, cString('unshare')) as Pointer) : null;
+function unshareAllowed(probe: Probe): boolean {
+  const unshare = probe.dlsym ? (probe.dlsym(null, cString('unshare')) as Pointer) : null;
   // No dlsym in this libc (glibc before 2.34 keeps it in libdl): unshare(0) changes nothing and meets the same filter.
-  if (unshare === null) return calls.unshare(0) === 0;
+  if (unshare === null) return probe.unshare(0) === 0;
   const thread = new BigUint64Array(1);
-  const created = calls.pthread_create(new Uint8Array(thread.buffer), null, unshare, deno.UnsafePointer.create(0x200n));
+  const created = probe.pthread_create(new Uint8Array(thread.buffer), null, unshare, deno.UnsafePointer.create(0x200n));
   if (created !== 0) return false;
   const result = new BigInt64Array(1);
-  calls.pthread_join(thread[0], new Uint8Array(result.buffer));
+  probe.pthread_join(thread[0], new Uint8Array(result.buffer));
   return BigInt.asIntN(32, result[0] as bigint) === 0n;
 }
 
@@ -167,9 +182,8 @@ export function denoKernel(): DenoKernel {
   const opened = openLibc();
   if (typeof opened === 'string')
     return missing(`thread-cwd could not open the C library through Deno.dlopen (${opened})`);
-  libc = opened;
-  const mainThread = libc.gettid() === deno.pid;
-  if (!unshareAllowed(libc)) {
+  const mainThread = opened.gettid() === deno.pid;
+  if (!unshareAllowed(opened)) {
     return {
       missing:
         "unshare(2) is refused here (a seccomp filter, as Docker's and CRI-O's default profiles have without CAP_SYS_ADMIN): a Deno worker cannot have a cwd of its own",
@@ -184,21 +198,21 @@ let procBuffer: Uint8Array | undefined;
 function readProc(path: string): string | undefined {
   procBuffer ??= new Uint8Array(256);
   decoder ??= new TextDecoder();
-  const calls = libc as Libc;
-  const fd = calls.open(cString(path), O_CLOEXEC) as number;
+  const c = calls();
+  const fd = c.open(cString(path), O_CLOEXEC) as number;
   if (fd < 0) return undefined;
   try {
-    const length = Number(calls.read(fd, procBuffer, BigInt(procBuffer.length)));
+    const length = Number(c.read(fd, procBuffer, BigInt(procBuffer.length)));
     return length < 0 ? undefined : decoder.decode(procBuffer.subarray(0, length));
   } finally {
-    calls.close(fd);
+    c.close(fd);
   }
 }
 
 /** The process's thread ids. */
 function threads(): string[] {
-  const calls = libc as Libc;
-  const dir = calls.opendir(cString('/proc/self/task')) as Pointer;
+  const c = calls();
+  const dir = c.opendir(cString('/proc/self/task')) as Pointer;
   if (dir === null)
     throw codedError(
       new Error(`thread-cwd: cannot list /proc/self/task (${errnoName()})`),
@@ -206,12 +220,12 @@ function threads(): string[] {
     );
   const ids: string[] = [];
   try {
-    for (let entry = calls.readdir(dir) as Pointer; entry !== null; entry = calls.readdir(dir) as Pointer) {
+    for (let entry = c.readdir(dir) as Pointer; entry !== null; entry = c.readdir(dir) as Pointer) {
       const name = new deno.UnsafePointerView(entry).getCString(19); // struct dirent's d_name (glibc and musl, 64-bit)
       if (name.charCodeAt(0) !== 46) ids.push(name);
     }
   } finally {
-    calls.closedir(dir);
+    c.closedir(dir);
   }
   return ids;
 }
@@ -228,14 +242,14 @@ let pause: Int32Array | undefined;
  * the event loop does not wait for them. A pool thread busy with an async call at this moment is not parked.
  */
 function leave(): void {
-  const calls = libc as Libc;
+  const c = calls();
   if (state.mutex === undefined) {
-    const mutex = calls.malloc(64n) as Pointer; // never freed: a parked thread may wait on it after this isolate died
-    const attributes = calls.malloc(16n) as Pointer;
-    calls.pthread_mutexattr_init(attributes);
-    calls.pthread_mutexattr_setrobust(attributes, PTHREAD_MUTEX_ROBUST);
-    calls.pthread_mutex_init(mutex, attributes);
-    calls.pthread_mutex_lock(mutex);
+    const mutex = c.malloc(64n) as Pointer; // never freed: a parked thread may wait on it after this isolate died
+    const attributes = c.malloc(16n) as Pointer;
+    c.pthread_mutexattr_init(attributes);
+    c.pthread_mutexattr_setrobust(attributes, PTHREAD_MUTEX_ROBUST);
+    c.pthread_mutex_init(mutex, attributes);
+    c.pthread_mutex_lock(mutex);
     state.mutex = mutex;
   }
   const low = deno.UnsafePointer.value(state.mutex);
@@ -251,7 +265,7 @@ function leave(): void {
   const parked = new Set<string>();
   for (;;) {
     const before = new Set(threads());
-    const promise = calls.park(state.mutex) as Promise<number>;
+    const promise = c.park(state.mutex) as Promise<number>;
     promise.catch(() => {});
     unref(promise);
     let taken: string | undefined;
@@ -272,7 +286,7 @@ function leave(): void {
     parked.add(taken);
     if (!before.has(taken)) break; // the pool started a thread for it: none of the old ones was idle
   }
-  if (calls.unshare(CLONE_FS) !== 0) {
+  if (c.unshare(CLONE_FS) !== 0) {
     throw codedError(
       new Error(
         `thread-cwd: unshare(CLONE_FS) failed on this thread (${errnoName()}) after it was allowed on a test thread`,
@@ -284,13 +298,13 @@ function leave(): void {
   // A deno test module runs on a thread of the main runtime's pool that runs the next module too: it goes back.
   (globalThis as unknown as EventTarget).addEventListener?.('unload', () => {
     toProcessCwd();
-    if (state.mutex) calls.pthread_mutex_unlock(state.mutex);
+    if (state.mutex) c.pthread_mutex_unlock(state.mutex);
   });
 }
 
 /** This thread (its fs_struct its own) into the process's cwd of now; where that fails, it stays where it is. */
 function toProcessCwd(): void {
-  libc?.chdir(cString('/proc/self/cwd'));
+  calls().chdir(cString('/proc/self/cwd'));
 }
 
 /**
@@ -298,16 +312,16 @@ function toProcessCwd(): void {
  * worker keeps following the process cwd. Opens it as chdir walks it, then its search permission (a walk through ".").
  */
 function refusal(directory: string): string | undefined {
-  const calls = libc as Libc;
-  const fd = calls.open(cString(directory), O_PATH | O_DIRECTORY | O_CLOEXEC) as number;
+  const c = calls();
+  const fd = c.open(cString(directory), O_PATH | O_DIRECTORY | O_CLOEXEC) as number;
   if (fd < 0) return errnoName();
   try {
-    const inside = calls.open(cString(`/proc/self/fd/${fd}/.`), O_PATH | O_CLOEXEC) as number;
+    const inside = c.open(cString(`/proc/self/fd/${fd}/.`), O_PATH | O_CLOEXEC) as number;
     if (inside < 0) return errnoName();
-    calls.close(inside);
+    c.close(inside);
     return undefined;
   } finally {
-    calls.close(fd);
+    c.close(fd);
   }
 }
 
