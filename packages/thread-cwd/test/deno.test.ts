@@ -18,6 +18,7 @@ const deno = findRuntime('deno');
 const script = path.join(import.meta.dirname, 'fixtures', 'deno', 'scenario.mjs');
 const example = path.join(import.meta.dirname, '..', 'examples', 'deno-test-parallel');
 const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'thread-cwd-deno-')));
+fs.chmodSync(scratch, 0o755); // nobody must be able to start in it (the EACCES test)
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 const unshareHere = ((calls) => !(calls instanceof Error) && calls.probeUnshare() === 0)(kernel());
 const TIMEOUT = 120_000;
@@ -30,6 +31,7 @@ async function scenario(name: string, kind: string, options: { prefix?: string[]
     fs.mkdirSync(path.join(root, dir), { recursive: true });
     fs.writeFileSync(path.join(root, dir, 'name'), dir);
   }
+  fs.mkdirSync(path.join(root, 'locked'), 0o700);
   const { prefix = [], permissions = ['-A'] } = options;
   const command = [...prefix, deno as string, 'run', ...permissions, script, name, kind];
   const { stdout, stderr } = await run(command[0] as string, command.slice(1), { cwd: path.join(root, 'home') });
@@ -133,6 +135,24 @@ describe.skipIf(deno === undefined)('Deno', () => {
       );
     },
   );
+
+  describe.skipIf(!unshareHere || process.getuid?.() !== 0).each(['wt', 'web'])('as nobody, %s workers', (kind) => {
+    it(
+      'a first chdir the OS refuses (EACCES) throws as Deno.chdir does and changes nothing: the worker still follows',
+      async () => {
+        const prefix = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'];
+        const { root, seen } = await scenario('refusedFirst', kind, { prefix });
+        expect(seen.real).toBe('EACCES');
+        expect(seen.worker).toEqual([
+          kernelCapabilities,
+          { error: 'EACCES', message: `EACCES: permission denied, chdir '${path.join(root, 'home')}' -> '../locked'` },
+          at(root, 'home'),
+          at(root, 'a'),
+        ]);
+      },
+      TIMEOUT,
+    );
+  });
 
   describe.each(['wt', 'web'])('refused, %s workers', (kind) => {
     it(
