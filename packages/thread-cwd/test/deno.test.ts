@@ -115,6 +115,23 @@ describe.skipIf(deno === undefined)('Deno', () => {
     'kernel mode, %s workers: what the fs_struct also holds',
     (kind) => {
       it(
+        "node:sqlite, Deno.openKv, Deno.watchFs and unix sockets (Deno and node:net) use the worker's directory",
+        async () => {
+          const { seen } = await scenario('extra', kind, { permissions: ['-A', '--unstable-kv'] });
+          expect(seen.worker[2]).toEqual({
+            sqlite: true,
+            kv: true,
+            watch: ['a/watched'],
+            unix: 'listened',
+            nodeNet: 'listened',
+            after: ['kv.db', 'name', 'watched', 'x.db'],
+          });
+          expect(seen.home).toEqual(['name']);
+        },
+        TIMEOUT,
+      );
+
+      it(
         "the umask: a worker keeps the one of its first chdir when the main thread's changes (a documented difference)",
         async () => {
           const { seen } = await scenario('umask', kind);
