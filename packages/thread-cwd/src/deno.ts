@@ -36,7 +36,10 @@ interface Symbol {
 interface DenoApi {
   pid: number;
   build: { os: string; arch: string };
-  permissions: { querySync(descriptor: { name: string; variable?: string }): { state: string } };
+  permissions: {
+    querySync(descriptor: { name: string; variable?: string; path?: string }): { state: string };
+    requestSync(descriptor: { name: string; path?: string }): { state: string };
+  };
   env: { get(name: string): string | undefined };
   dlopen(path: string, symbols: Record<string, Symbol>): { symbols: Record<string, (...args: unknown[]) => unknown> };
   UnsafePointer: { value(pointer: Pointer): bigint; create(value: bigint): Pointer };
@@ -333,9 +336,21 @@ function cwdForMessage(): string {
   }
 }
 
+/**
+ * Whether Deno lets this thread read `directory` (what its chdir checks), asked before the first chdir unshares, so
+ * that one Deno refuses changes nothing: --allow-read for other paths, or --deny-read. Where Deno would ask (a
+ * terminal, 'prompt'), it asks here, before anything moves, the question its chdir would ask.
+ */
+function readAllowed(directory: string): boolean {
+  const descriptor = { name: 'read', path: directory };
+  const { state } = deno.permissions.querySync(descriptor);
+  if (state === 'granted') return true;
+  return state === 'prompt' && deno.permissions.requestSync(descriptor).state === 'granted';
+}
+
 function chdir(directory: string): void {
-  // '' and over-long paths: osChdir answers them before anything moves.
-  if (!state.unshared && directory !== '' && !tooLongForOs(directory)) {
+  // '' and over-long paths: osChdir answers them before anything moves; so does Deno's permission refusal.
+  if (!state.unshared && directory !== '' && !tooLongForOs(directory) && readAllowed(directory)) {
     const code = refusal(directory);
     if (code !== undefined) throw chdirError(code, cwdForMessage(), directory);
     leave();

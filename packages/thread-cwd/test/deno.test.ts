@@ -25,14 +25,20 @@ const TIMEOUT = 120_000;
 let roots = 0;
 
 /** Runs a scenario in a fresh root (home/, a/, b/, c/, each with a file `name`), started in home/. */
-async function scenario(name: string, kind: string, options: { prefix?: string[]; permissions?: string[] } = {}) {
+async function scenario(
+  name: string,
+  kind: string,
+  options: { prefix?: string[]; permissions?: string[] | ((root: string) => string[]) } = {},
+) {
   const root = path.join(scratch, `root-${roots++}`);
   for (const dir of ['home', 'a', 'b', 'c']) {
     fs.mkdirSync(path.join(root, dir), { recursive: true });
     fs.writeFileSync(path.join(root, dir, 'name'), dir);
   }
   fs.mkdirSync(path.join(root, 'locked'), 0o700);
-  const { prefix = [], permissions = ['-A'] } = options;
+  const { prefix = [] } = options;
+  const permissions =
+    typeof options.permissions === 'function' ? options.permissions(root) : (options.permissions ?? ['-A']);
   const command = [...prefix, deno as string, 'run', ...permissions, script, name, kind];
   const { stdout, stderr } = await run(command[0] as string, command.slice(1), { cwd: path.join(root, 'home') });
   const lines = stdout.trim().split('\n');
@@ -166,6 +172,30 @@ describe.skipIf(deno === undefined)('Deno', () => {
           at(root, 'home'),
           at(root, 'a'),
         ]);
+      },
+      TIMEOUT,
+    );
+  });
+
+  describe.skipIf(!unshareHere).each(['wt', 'web'])('granular permissions, %s workers', (kind) => {
+    it(
+      'a first chdir Deno refuses (no --allow-read for it) throws as Deno.chdir does and changes nothing: the worker still follows',
+      async () => {
+        const repo = path.join(import.meta.dirname, '..', '..', '..');
+        const { root, seen } = await scenario('refusedPermission', kind, {
+          permissions: (root) => [
+            '--allow-ffi',
+            '--allow-env',
+            '--allow-run',
+            `--allow-read=${repo},${path.join(root, 'home')},${path.join(root, 'c')}`,
+          ],
+        });
+        const [capabilities, refusal, before, after] = seen.worker;
+        expect(capabilities).toEqual(kernelCapabilities);
+        expect(refusal.error).toBe('NotCapable');
+        expect(before).toEqual(at(root, 'home'));
+        // Before the fix the refused chdir had unshared the thread already: it stayed in home.
+        expect(after).toEqual(at(root, 'c'));
       },
       TIMEOUT,
     );
