@@ -63,6 +63,10 @@ const PROBE = {
   pthread_create: { parameters: ['buffer', 'pointer', 'pointer', 'pointer'], result: 'i32' },
   pthread_join: { parameters: ['u64', 'buffer'], result: 'i32' },
   dlsym: { parameters: ['pointer', 'buffer'], result: 'pointer', optional: true },
+  pthread_sigmask: { parameters: ['i32', 'buffer', 'pointer'], result: 'i32' },
+  opendir: { parameters: ['buffer'], result: 'pointer' },
+  readdir: { parameters: ['pointer'], result: 'pointer' },
+  closedir: { parameters: ['pointer'], result: 'i32' },
 } satisfies Record<string, Symbol>;
 // What a worker's first chdir needs, bound then.
 const CHDIR = {
@@ -99,8 +103,10 @@ interface DenoState {
   unshared: boolean;
   /** The robust mutex this thread holds, on which its parked pool threads wait until it ends (or unloads). */
   mutex?: Pointer;
+  /** Its pool threads parked there (a first chdir refused after some were parked leaves them there). */
+  parked: Set<string>;
 }
-const state = threadState<DenoState>('thread-cwd.deno.v1', () => ({ unshared: false }));
+const state = threadState<DenoState>('thread-cwd.deno.v1', () => ({ unshared: false, parked: new Set() }));
 
 /** The C library's name that opened, and its symbols for a chdir (bound at the first one). */
 let libcName = 'libc.so.6';
@@ -162,6 +168,32 @@ function unshareAllowed(probe: Probe): boolean {
   return BigInt.asIntN(32, result[0] as bigint) === 0n;
 }
 
+/**
+ * This worker's mark: one real-time signal (40-55, by thread id) that this thread blocks from load on. A signal mask
+ * is inherited by the threads a thread starts, and readable in /proc/self/task/N/status (SigBlk), so its blocking pool
+ * threads started from now on carry it: the first chdir finds by it those busy with an async call (not parked, see
+ * leave()). The main thread is never marked; a Deno child process gets an empty mask (Rust's Command resets it).
+ */
+let marker: { signal: number; tid: number; early: Set<string> } | undefined;
+function mark(probe: Probe, tid: number): void {
+  const signal = 40 + (tid % 16);
+  const set = new Uint8Array(128); // glibc's and musl's sigset_t are at least this long; the kernel reads 8 bytes
+  set[(signal - 1) >> 3] = 1 << ((signal - 1) & 7);
+  if (probe.pthread_sigmask(0 /* SIG_BLOCK */, set, null) !== 0) return;
+  // Pool threads this worker started before thread-cwd loaded (to load its modules) have no mark: they are among the
+  // threads started after this one and before now (so are any other thread's of that moment: leave() tells them apart).
+  const early = new Set<string>();
+  const dir = probe.opendir(cString('/proc/self/task')) as Pointer;
+  if (dir !== null) {
+    for (let entry = probe.readdir(dir) as Pointer; entry !== null; entry = probe.readdir(dir) as Pointer) {
+      const name = new deno.UnsafePointerView(entry).getCString(19);
+      if (Number(name) > tid) early.add(name);
+    }
+    probe.closedir(dir);
+  }
+  marker = { signal, tid, early };
+}
+
 /** Asked once per thread, when thread-cwd loads on Deno. */
 export function denoKernel(): DenoKernel {
   const missing = (reason: string): DenoKernel => ({ missing: reason, mainThread: isMainThread });
@@ -185,7 +217,8 @@ export function denoKernel(): DenoKernel {
   const opened = openLibc();
   if (typeof opened === 'string')
     return missing(`thread-cwd could not open the C library through Deno.dlopen (${opened})`);
-  const mainThread = opened.gettid() === deno.pid;
+  const tid = opened.gettid() as number;
+  const mainThread = tid === deno.pid;
   if (!unshareAllowed(opened)) {
     return {
       missing:
@@ -193,13 +226,14 @@ export function denoKernel(): DenoKernel {
       mainThread,
     };
   }
+  if (!mainThread) mark(opened, tid);
   return { missing: undefined, mainThread };
 }
 
 /** Text of a small /proc file (libc: --allow-ffi is enough), or undefined. */
 let procBuffer: Uint8Array | undefined;
 function readProc(path: string): string | undefined {
-  procBuffer ??= new Uint8Array(256);
+  procBuffer ??= new Uint8Array(4096); // a task's status is ~1.5 kB
   decoder ??= new TextDecoder();
   const c = calls();
   const fd = c.open(cString(path), O_CLOEXEC) as number;
@@ -242,7 +276,8 @@ let pause: Int32Array | undefined;
  * one (tokio starts one only then). So parks are sent one at a time, each waited for in /proc (the thread blocked in
  * futex on the mutex), until one lands on a thread that did not exist before it was sent. The parked threads wait
  * until this thread ends (the kernel releases a robust mutex whose owner died) or unloads; their calls are unref'd, so
- * the event loop does not wait for them. A pool thread busy with an async call at this moment is not parked.
+ * the event loop does not wait for them. A pool thread busy with an async call at this moment is waited for
+ * (waitForBusy()).
  */
 function leave(): void {
   const c = calls();
@@ -265,30 +300,35 @@ function leave(): void {
   const unref = (deno as unknown as Record<symbol, { core: { unrefOpPromise(promise: unknown): void } }>)[
     (deno as unknown as { internal: symbol }).internal
   ]?.core.unrefOpPromise as (promise: unknown) => void;
-  const parked = new Set<string>();
-  for (;;) {
-    const before = new Set(threads());
-    const promise = c.park(state.mutex) as Promise<number>;
-    promise.catch(() => {});
-    unref(promise);
-    let taken: string | undefined;
-    const start = performance.now();
-    while (taken === undefined) {
-      taken = threads().find((id) => !parked.has(id) && onMutex(id));
-      if (taken !== undefined) break;
-      // Bounded, so that a pool that never takes it cannot hang the chdir: minutes on a loaded machine are no answer.
-      if (performance.now() - start > 60_000) {
-        throw codedError(
-          new Error("thread-cwd: this Deno worker's blocking pool did not take a park within 60 s"),
-          'ERR_CWDKIT_UNSHARE_FAILED',
-        );
+  const parked = state.parked;
+  /** Parks until one lands on a thread the pool started for it: every idle thread of this pool is then parked. */
+  const round = (): void => {
+    for (;;) {
+      const before = new Set(threads());
+      const promise = c.park(state.mutex) as Promise<number>;
+      promise.catch(() => {});
+      unref(promise);
+      let taken: string | undefined;
+      const start = performance.now();
+      while (taken === undefined) {
+        taken = threads().find((id) => !parked.has(id) && onMutex(id));
+        if (taken !== undefined) break;
+        // Bounded, so that a pool that never takes it cannot hang the chdir: minutes on a loaded machine are no answer.
+        if (performance.now() - start > 60_000) {
+          throw codedError(
+            new Error("thread-cwd: this Deno worker's blocking pool did not take a park within 60 s"),
+            'ERR_CWDKIT_UNSHARE_FAILED',
+          );
+        }
+        pause ??= new Int32Array(new SharedArrayBuffer(4));
+        Atomics.wait(pause, 0, 0, 0.05);
       }
-      pause ??= new Int32Array(new SharedArrayBuffer(4));
-      Atomics.wait(pause, 0, 0, 0.05);
+      parked.add(taken);
+      if (!before.has(taken)) break; // the pool started a thread for it: none of the old ones was idle
     }
-    parked.add(taken);
-    if (!before.has(taken)) break; // the pool started a thread for it: none of the old ones was idle
-  }
+  };
+  round();
+  waitForBusy(parked, round);
   if (c.unshare(CLONE_FS) !== 0) {
     throw codedError(
       new Error(
@@ -303,6 +343,52 @@ function leave(): void {
     toProcessCwd();
     if (state.mutex) c.pthread_mutex_unlock(state.mutex);
   });
+}
+
+/** How long a first chdir waits for this worker's async calls in flight before it refuses (they may never end). */
+const IN_FLIGHT_MS = 3_000;
+
+/**
+ * A pool thread busy with an async call at the first chdir is not parked: once done, it would answer later async calls
+ * from the process cwd. Those threads carry this worker's mark (mark()): waits until each is idle, then parks it (a
+ * round parks every idle thread of this pool; a marked idle thread a round leaves is another pool's: a worker started
+ * here, or one whose mark is the same). Where they stay busy, refuses before anything moves.
+ */
+function waitForBusy(parked: Set<string>, round: () => void): void {
+  if (marker === undefined) return;
+  const bit = 1n << BigInt(marker.signal - 1);
+  const self = String(marker.tid);
+  const others = new Set<string>();
+  const start = performance.now();
+  for (;;) {
+    const busy: string[] = [];
+    const idle: string[] = [];
+    for (const id of threads()) {
+      if (id === self || parked.has(id) || others.has(id)) continue;
+      const status = readProc(`/proc/self/task/${id}/status`) ?? '';
+      const blocked = /\nSigBlk:\s*([0-9a-f]+)/.exec(status)?.[1];
+      if (!marker.early.has(id) && (blocked === undefined || (BigInt(`0x${blocked}`) & bit) === 0n)) continue;
+      if (!/^Name:\s*tokio-runtime/.test(status)) continue; // a worker's own thread: not a pool thread
+      const call = (readProc(`/proc/self/task/${id}/syscall`) ?? '').split(' ')[0];
+      (Number(call) === SYS_FUTEX ? idle : busy).push(id);
+    }
+    if (busy.length === 0) {
+      if (idle.length === 0) return;
+      round();
+      for (const id of idle) if (!parked.has(id)) others.add(id);
+      continue;
+    }
+    if (performance.now() - start > IN_FLIGHT_MS) {
+      throw codedError(
+        new Error(
+          `thread-cwd: this Deno worker's first chdir found ${busy.length} async call(s) still running after ${IN_FLIGHT_MS / 1000} s; their threads would answer later async calls from the process cwd, so the chdir is refused and nothing moved: await async work before a worker's first chdir`,
+        ),
+        'ERR_CWDKIT_ASYNC_IN_FLIGHT',
+      );
+    }
+    pause ??= new Int32Array(new SharedArrayBuffer(4));
+    Atomics.wait(pause, 0, 0, 1);
+  }
 }
 
 /** This thread (its fs_struct its own) into the process's cwd of now; where that fails, it stays where it is. */

@@ -177,6 +177,35 @@ describe.skipIf(deno === undefined)('Deno', () => {
     );
   });
 
+  it.skipIf(!unshareHere)(
+    'async calls in flight at the first chdir (both worker kinds): waited for and parked once done; where they never end, the chdir is refused and nothing moves',
+    async () => {
+      const { root, seen } = await scenario('inFlight', 'both');
+      // Without the wait, the FIFO read's pool thread was left in the process cwd: later async calls answered 'home'.
+      expect(seen.wait).toEqual([0, 1].map(() => [kernelCapabilities, null, null, null, null, at(root, 'a')]));
+      const refused = {
+        error: 'ERR_CWDKIT_ASYNC_IN_FLIGHT',
+        message: expect.stringContaining('so the chdir is refused and nothing moved'),
+      };
+      expect(seen.refuse).toEqual(
+        [0, 1].map(() => [
+          kernelCapabilities,
+          null,
+          null,
+          refused,
+          at(root, 'home'),
+          at(root, 'c'), // it still follows the main thread
+          null,
+          ['done'],
+          null,
+          at(root, 'b'),
+        ]),
+      );
+      expect(seen.main).toEqual(at(root, 'c'));
+    },
+    TIMEOUT,
+  );
+
   describe.skipIf(!unshareHere).each(['wt', 'web'])('granular permissions, %s workers', (kind) => {
     it(
       'a first chdir Deno refuses (no --allow-read for it) throws as Deno.chdir does and changes nothing: the worker still follows',
