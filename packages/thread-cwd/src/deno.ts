@@ -63,7 +63,7 @@ const PROBE = {
   pthread_create: { parameters: ['buffer', 'pointer', 'pointer', 'pointer'], result: 'i32' },
   pthread_join: { parameters: ['u64', 'buffer'], result: 'i32' },
   dlsym: { parameters: ['pointer', 'buffer'], result: 'pointer', optional: true },
-  pthread_sigmask: { parameters: ['i32', 'buffer', 'pointer'], result: 'i32' },
+  pthread_sigmask: { parameters: ['i32', 'buffer', 'buffer'], result: 'i32' },
   opendir: { parameters: ['buffer'], result: 'pointer' },
   readdir: { parameters: ['pointer'], result: 'pointer' },
   closedir: { parameters: ['pointer'], result: 'i32' },
@@ -174,12 +174,13 @@ function unshareAllowed(probe: Probe): boolean {
  * threads started from now on carry it: the first chdir finds by it those busy with an async call (not parked, see
  * leave()). The main thread is never marked; a Deno child process gets an empty mask (Rust's Command resets it).
  */
-let marker: { signal: number; tid: number; early: Set<string> } | undefined;
+let marker: { signal: number; tid: number; inherited: bigint; early: Set<string> } | undefined;
 function mark(probe: Probe, tid: number): void {
   const signal = 40 + (tid % 16);
   const set = new Uint8Array(128); // glibc's and musl's sigset_t are at least this long; the kernel reads 8 bytes
   set[(signal - 1) >> 3] = 1 << ((signal - 1) & 7);
-  if (probe.pthread_sigmask(0 /* SIG_BLOCK */, set, null) !== 0) return;
+  const before = new BigUint64Array(16); // the mask it had (from its maker): its early pool threads have that one
+  if (probe.pthread_sigmask(0 /* SIG_BLOCK */, set, new Uint8Array(before.buffer)) !== 0) return;
   // Pool threads this worker started before thread-cwd loaded (to load its modules) have no mark: they are among the
   // threads started after this one and before now (so are any other thread's of that moment: leave() tells them apart).
   const early = new Set<string>();
@@ -191,7 +192,7 @@ function mark(probe: Probe, tid: number): void {
     }
     probe.closedir(dir);
   }
-  marker = { signal, tid, early };
+  marker = { signal, tid, inherited: before[0] as bigint, early };
 }
 
 /** Asked once per thread, when thread-cwd loads on Deno. */
@@ -268,6 +269,8 @@ function threads(): string[] {
 }
 
 const SYS_FUTEX = deno?.build.arch === 'aarch64' ? 98 : 202;
+/** epoll_wait, epoll_pwait, epoll_pwait2 (aarch64 has no epoll_wait). */
+const EPOLL_WAITS = deno?.build.arch === 'aarch64' ? [22, 441] : [232, 281, 441];
 let pause: Int32Array | undefined;
 
 /**
@@ -367,10 +370,14 @@ function waitForBusy(parked: Set<string>, round: () => void): void {
       if (id === self || parked.has(id) || others.has(id)) continue;
       const status = readProc(`/proc/self/task/${id}/status`) ?? '';
       const blocked = /\nSigBlk:\s*([0-9a-f]+)/.exec(status)?.[1];
-      if (!marker.early.has(id) && (blocked === undefined || (BigInt(`0x${blocked}`) & bit) === 0n)) continue;
-      if (!/^Name:\s*tokio-runtime/.test(status)) continue; // a worker's own thread: not a pool thread
-      const call = (readProc(`/proc/self/task/${id}/syscall`) ?? '').split(' ')[0];
-      (Number(call) === SYS_FUTEX ? idle : busy).push(id);
+      if (blocked === undefined || !/^Name:\s*tokio-runtime/.test(status)) continue; // a worker's own thread
+      // Its mask is exactly this thread's (started by it since the mark), or its maker's (started by it before).
+      const mask = BigInt(`0x${blocked}`);
+      if (mask !== (marker.inherited | bit) && !(marker.early.has(id) && mask === marker.inherited)) continue;
+      const call = Number((readProc(`/proc/self/task/${id}/syscall`) ?? '').split(' ')[0]);
+      // Waiting in epoll: a runtime's own thread (a deno test module runs on one), never a blocking call.
+      if (EPOLL_WAITS.includes(call)) continue;
+      (call === SYS_FUTEX ? idle : busy).push(id);
     }
     if (busy.length === 0) {
       if (idle.length === 0) return;
