@@ -16,6 +16,7 @@ import {
 } from '@cwdkit/core';
 import { createProvider as createProcessCwd } from '@cwdkit/sab-atomics';
 import { cover } from './cover.js';
+import { type DenoKernel, denoKernel, denoWorkerProvider } from './deno.js';
 import { intoDeletedDirectory, kernelCalls, kernelChdir, type ThreadCwdMode } from './kernel.js';
 import {
   fsOriginals,
@@ -52,9 +53,15 @@ const O_PATH = 0o10000000;
 const vmContext =
   Object.getPrototypeOf(process.versions) !== Object.prototype || !(fs.readFileSync instanceof Function);
 
+/** Deno: kernel mode through Deno.dlopen (deno.ts), or why not; and which thread is the process's main one. */
+const denoMode: DenoKernel | undefined = runtime === 'deno' && !vmContext ? denoKernel() : undefined;
+/** Not worker_threads' answer alone: a Deno web Worker says true there, and a deno test module has a Window. */
+const mainThread = denoMode ? denoMode.mainThread : isMainThread;
+
 /**
  * A per-thread cwd needs what only Node on Linux gives here: workers whose fs, child_process and Worker can all be
- * covered, and /proc/self/fd to reach a directory by its handle (a deleted or moved one, as the kernel does).
+ * covered, and /proc/self/fd to reach a directory by its handle (a deleted or moved one, as the kernel does); or, on
+ * Deno, the kernel's own per-thread cwd through Deno.dlopen (deno.ts: Linux, --allow-ffi, unshare(2) allowed).
  * Elsewhere thread-cwd is a coherent process-scope strategy, and install() in a worker (or a vm context) refuses:
  * never a partial cover.
  */
@@ -62,8 +69,8 @@ const missing = vmContext
   ? "code in a vm context (vitest's pools 'vmThreads' and 'vmForks') imports copies of the builtin modules that thread-cwd cannot cover, so its relative paths would use the process cwd: use vitest's pool 'threads' (or 'forks')"
   : runtime === 'bun'
     ? "Bun's own file and process APIs (Bun.file, Bun.spawn, Bun.$, a native path.resolve) cannot follow a thread's cwd"
-    : runtime === 'deno'
-      ? "Deno's own file and process APIs (Deno.readTextFile, Deno.Command, ...) cannot follow a thread's cwd yet"
+    : denoMode
+      ? denoMode.missing
       : process.platform !== 'linux'
         ? `a per-thread cwd needs Linux's /proc/self/fd (this is ${process.platform})`
         : !fs.existsSync('/proc/self/fd')
@@ -109,8 +116,8 @@ function kernelAllowed(): boolean {
 }
 
 /** Kernel mode's calls (see kernel.ts), where it is allowed, the addon loads and unshare(CLONE_FS) is allowed. */
-const calls = threadScoped && kernelAllowed() ? kernelCalls() : undefined;
-const threadCwdMode: ThreadCwdMode = calls ? 'kernel' : 'handles';
+const calls = threadScoped && !denoMode && kernelAllowed() ? kernelCalls() : undefined;
+const threadCwdMode: ThreadCwdMode = calls || denoMode ? 'kernel' : 'handles';
 
 const capabilities: CwdCapabilities = threadScoped
   ? {
@@ -311,7 +318,7 @@ export const strategy = defineStrategy({
   description:
     'A working directory of its own for every worker thread (process.chdir works in workers and moves only that thread); workers that never chdir follow the process cwd.',
   create(): CwdProvider {
-    if (isMainThread || !threadScoped) {
+    if (mainThread || !threadScoped) {
       return buildProvider({
         strategy: 'thread-cwd',
         capabilities,
@@ -319,7 +326,7 @@ export const strategy = defineStrategy({
         chdir: processCwd.chdir,
         invalidate: processCwd.invalidate,
         install() {
-          if (!isMainThread || vmContext) {
+          if (!mainThread || vmContext) {
             throw codedError(
               new Error(
                 `install(): thread-cwd cannot ${vmContext ? 'run here' : 'give this worker a cwd of its own'}: ${missing}`,
@@ -327,13 +334,15 @@ export const strategy = defineStrategy({
               'ERR_CWDKIT_UNSUPPORTED_RUNTIME',
             );
           }
-          // The main thread's chdir is the real one: only its new workers need covering, to start installed.
-          if (threadScoped) return coverWorkers();
+          // The main thread's chdir is the real one: only its new workers need covering, to start installed (Node; a
+          // Deno worker shares the main thread's fs_struct until its first chdir, and follows it until then).
+          if (threadScoped) return denoMode ? () => {} : coverWorkers();
           warnProcessScope();
           return () => {};
         },
       });
     }
+    if (denoMode) return denoWorkerProvider(capabilities);
     inherited();
     state.open = (state.open ?? 0) + 1;
     return buildProvider({

@@ -241,15 +241,20 @@ describe.skipIf(!node || process.platform !== 'linux')('thread-cwd in a Node 24 
   );
 });
 
-describe('install() in a worker refuses on Bun and Deno, changing nothing', () => {
+describe('install() in a worker refuses on Bun, and on Deno without --allow-ffi, changing nothing', () => {
   for (const [name, binary] of [
     ['bun', [findRuntime('bun')]],
-    ['deno', [findRuntime('deno'), 'run', '-A']],
+    // With --allow-ffi (-A) a Deno worker gets a cwd of its own in the kernel (test/deno.test.ts).
+    [
+      'deno',
+      [findRuntime('deno'), 'run', '--allow-read', '--allow-write', '--allow-env', '--allow-sys', '--allow-run'],
+    ],
   ] as const) {
     it.skipIf(!binary[0])(name, () => {
       const { report } = scenario('refuses', { binary: binary as unknown as string[] });
       expect(report).toMatchObject({ code: 'ERR_CWDKIT_UNSUPPORTED_RUNTIME', restored: true });
       expect(report.message).toMatch(/cannot give this worker a cwd of its own/);
+      if (name === 'deno') expect(report.message).toContain('--allow-ffi');
     });
   }
 });
@@ -325,15 +330,20 @@ describe.skipIf(!node || process.platform !== 'linux')('@cwdkit/thread-cwd/setup
   });
 });
 
-describe('@cwdkit/thread-cwd/setup in a worker refuses on Bun and Deno as install() does, changing nothing', () => {
+describe('@cwdkit/thread-cwd/setup in a worker refuses on Bun, and on Deno without --allow-ffi, as install() does, changing nothing', () => {
   for (const [name, binary] of [
     ['bun', [findRuntime('bun')]],
-    ['deno', [findRuntime('deno'), 'run', '-A']],
+    // With --allow-ffi (-A) a Deno worker gets a cwd of its own in the kernel (test/deno.test.ts).
+    [
+      'deno',
+      [findRuntime('deno'), 'run', '--allow-read', '--allow-write', '--allow-env', '--allow-sys', '--allow-run'],
+    ],
   ] as const) {
     it.skipIf(!binary[0])(name, () => {
       const { report } = scenario('setupRefuses', { binary: binary as unknown as string[] });
       expect(report).toMatchObject({ code: 'ERR_CWDKIT_UNSUPPORTED_RUNTIME', installed: null, unchanged: true });
       expect(report.message).toMatch(/cannot give this worker a cwd of its own/);
+      if (name === 'deno') expect(report.message).toContain('--allow-ffi');
     });
   }
 });
