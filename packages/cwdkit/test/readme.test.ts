@@ -59,7 +59,7 @@ const all = examples();
 const runtimes = [
   ['Node', process.execPath, []],
   ['Bun', path.join(bin, 'bun'), []],
-  ['Deno', path.join(bin, 'deno'), ['run', '--allow-read', '--allow-env', '--allow-ffi']],
+  ['Deno', path.join(bin, 'deno'), ['run', '--allow-read', '--allow-write', '--allow-env', '--allow-ffi']],
 ] as const;
 
 describe('README examples', () => {
