@@ -25,7 +25,7 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,
-    clean: ['!cli.js', '!register.*'], // the other builds write cli.js and register.cjs at the same time
+    clean: ['!cli.js', '!register.*', '!defer.*'], // the other builds write these at the same time
     // No shims: the CommonJS build finds itself through `module.filename` (src/strategies.ts ownFile), and a shim's
     // `__filename` at load would crash a copy bundled into an ES module.
     target: 'node20',
@@ -44,6 +44,14 @@ export default defineConfig([
     // stay (the stubs take the names of the runtime's own).
     minifyWhitespace: true,
     minifySyntax: true,
+    target: 'node20',
+  },
+  {
+    // `cwdkit/defer`: the stubs of an install deferred to the first use, for a strategy's own start-up entry
+    // (@cwdkit/thread-cwd's setup in a worker bundles it). It loads nothing.
+    entry: ['src/defer.ts'],
+    format: ['esm', 'cjs'],
+    dts: true,
     target: 'node20',
   },
   {

@@ -9,18 +9,17 @@ const shared: Options = {
 export default defineConfig([
   {
     ...shared,
-    entry: ['src/index.ts', 'src/setup.ts'],
-    // One copy of the strategy shared by both entries in each format (CommonJS included), not one bundled into each.
-    splitting: true,
-    // No shims: the CommonJS build finds its folder through `module.filename` (src/workers.ts ownFolder); a shim's
-    // `__filename` at load crashes a CJS copy bundled into an ES module. With splitting, the CJS chunks are made from
-    // ESM ones and would keep `import.meta` (a SyntaxError in CommonJS): there it is defined away.
+    entry: ['src/index.ts'],
+    splitting: false,
+    // No shims: the CommonJS build finds its folder through `module.filename` (src/worker-class.ts ownFolder); a shim's
+    // `__filename` at load crashes a CJS copy bundled into an ES module. `import.meta` is a SyntaxError in CommonJS:
+    // there it is defined away.
     esbuildOptions(options, { format }) {
       if (format === 'cjs') options.define = { ...options.define, 'import.meta.url': 'undefined' };
     },
     dts: { entry: ['src/index.ts', 'src/setup.ts', 'src/start.ts'] },
-    // The start entry below builds at the same time into the same folder: its files are not this build's to clean.
-    clean: ['!start.{js,cjs}', '!start.{js,cjs}.map'],
+    // The entries below build at the same time into the same folder: their files are not this build's to clean.
+    clean: ['!{start,setup}.{js,cjs}', '!{start,setup}.{js,cjs}.map'],
   },
   {
     ...shared,
@@ -28,6 +27,38 @@ export default defineConfig([
     // each file a process loads costs it ~0.3-0.8 ms); its copy of worker-class.ts shares its state on globalThis.
     entry: ['src/start.ts'],
     splitting: false,
+    dts: false,
+    clean: false,
+  },
+  {
+    ...shared,
+    // The setup entry: one file per format that loads nothing else until the install (in a worker in kernel mode, the
+    // first chdir: early.ts), cwdkit/defer bundled in; then it loads cwdkit and the index itself. Its ESM build awaits
+    // the ES modules where it installs at once (src/setup.ts), its CJS build requires (src/setup-cjs.ts).
+    entry: { setup: 'src/setup.ts' },
+    format: ['esm'],
+    splitting: false,
+    // Every worker compiles this file: without comments and spaces V8 has less to scan (as cwdkit's register).
+    minifyWhitespace: true,
+    minifySyntax: true,
+    noExternal: ['cwdkit/defer'],
+    external: ['./index.js', './index.cjs'],
+    target: 'node22', // top-level await (Node 20.16+ runs it; esbuild's node20 target does not know that)
+    dts: false,
+    clean: false,
+  },
+  {
+    ...shared,
+    entry: { setup: 'src/setup-cjs.ts' },
+    format: ['cjs'],
+    splitting: false,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    noExternal: ['cwdkit/defer'],
+    external: ['./index.cjs'],
+    esbuildOptions(options) {
+      options.define = { ...options.define, 'import.meta.url': 'undefined' };
+    },
     dts: false,
     clean: false,
   },

@@ -123,7 +123,8 @@ function coldWorker(module: string, options: unknown): Promise<ColdWorker | Erro
  */
 function describeColdWorker(name: string, cost: ColdWorker | Error, active: string | undefined): string {
   if (cost instanceof Error) return `not measured: ${cost.message}`;
-  const ns = (value: number) => (value >= 100 ? Math.round(value).toString() : value.toPrecision(2));
+  // Two digits below 100; 99.97 rounds to 100 there, which toPrecision(2) spells 1.0e+2: whole numbers from 99.5.
+  const ns = (value: number) => (value >= 99.5 ? Math.round(value).toString() : value.toPrecision(2));
   const text = `${ns(cost.cwdNs)} ns a cwd() in a worker whose main thread never loaded ${name} (the worker's process.cwd(): ${ns(cost.runtimeNs)} ns)`;
   if (cost.cwdNs <= 10 * cost.runtimeNs) return text;
   return active !== undefined

@@ -50,7 +50,6 @@ import {
   CONFIG_FILES,
   DEFAULT_STRATEGIES,
   MAX_FILE_BYTES,
-  PENDING_REGISTER,
   REGISTER_START,
   REGISTER_START_KEY,
   type RegisterStart,
@@ -58,9 +57,9 @@ import {
   STRATEGY_VARIABLE,
   threadSlots,
 } from './defaults.js';
+import { deferInstall } from './defer.js';
 import { stop } from './preload.js';
 
-type Fn = (...args: never[]) => unknown;
 interface DenoApi {
   version: { deno: string };
   mainModule: string;
@@ -388,15 +387,6 @@ function mainThread(): boolean {
   return builtin<{ isMainThread: boolean }>('node:worker_threads').isMainThread;
 }
 
-interface Stub {
-  readonly owner: Record<string, unknown>;
-  readonly key: string;
-  readonly descriptor: PropertyDescriptor;
-  readonly stub: Fn;
-  /** After the load, when a wrapper sits over the stub: the installed function the stub forwards to. */
-  target: Fn | undefined;
-}
-
 /** What a start module put in place at start (runStart), for the strategy `name`. */
 interface Started {
   readonly name: string;
@@ -408,84 +398,35 @@ interface Started {
  * strategy's start module put in place, which its install() adopts; undone if the load installs another or fails.
  */
 function wait(start: RegisterStart, started?: Started): void {
-  // The runtime's own functions, for core (its threadState 'originals'): core loads after the stubs are in place, and
-  // after any library that wrapped one of them, and must still call the runtime's own (a wrapper calls the stub).
   const slots = threadSlots();
   const own = deno ? undefined : node();
-  slots[Symbol.for('cwdkit.originals')] ??= Object.freeze(
-    own
-      ? { processCwd: own.cwd, processChdir: own.chdir, denoCwd: undefined, denoChdir: undefined }
-      : denoOriginals(deno as DenoApi),
-  );
   // core's deferSharedMemory() (its threadState 'defer-shared-memory'): a strategy the app imports itself before the
   // first use creates its shared memory on first need too, where core says that is safe.
   const deferral = Symbol.for('cwdkit.defer-shared-memory');
   slots[deferral] ??= { requested: true };
   (slots[deferral] as { requested: boolean }).requested = true;
 
-  const stubs: Stub[] = [];
-  let failure: unknown;
-  let waiting = true;
-  const load = () => {
-    if (failure !== undefined) throw failure;
-    if (!waiting) return;
-    waiting = false;
-    // A function put over a stub since start (Node's own worker_threads wraps process.chdir to tell workers, and
-    // graceful-fs wraps both) calls the stub: it must stay, and install() must still see the runtime's own function,
-    // or a failing chdir would call itself through the wrapper.
-    const wrappers = stubs.map(({ owner, key }) => owner[key]);
-    for (const { owner, key, descriptor } of stubs) Object.defineProperty(owner, key, descriptor);
-    try {
-      installNow(start);
-    } catch (error) {
-      started?.undo();
-      failure = error;
-      stubs.forEach(({ owner, key, descriptor }, index) => {
-        Object.defineProperty(owner, key, { ...descriptor, value: wrappers[index] });
-      });
-      throw error;
-    }
-    if (started && installedName() !== started.name) started.undo();
-    stubs.forEach((entry, index) => {
-      const { owner, key, descriptor, stub } = entry;
-      if (wrappers[index] === stub) return; // the stub forwards to what the slot holds now: the installed function
-      entry.target = owner[key] as Fn;
-      Object.defineProperty(owner, key, { ...descriptor, value: wrappers[index] });
-    });
-    slots[PENDING_REGISTER] = undefined;
-  };
-  const forward = (owner: Record<string, unknown>, key: string) => {
-    const descriptor = Object.getOwnPropertyDescriptor(owner, key);
-    if (!descriptor || typeof descriptor.value !== 'function' || !descriptor.writable) return;
-    // chdir loads; cwd does not (the runtime's own answer is right until the first chdir). cwd's stub is there so
-    // that a function put over process.cwd before the first chdir (a test's vi.spyOn, a wrapper) stays on top at the
-    // load, as it would over an install at start: the stub under it then forwards to the installed one.
-    const loads = key === 'chdir';
-    const stub = {
-      [key](this: unknown, ...args: unknown[]) {
-        if (loads) load();
-        // Until a load succeeds, what the slot holds is the stub or a wrapper that calls it (graceful-fs's): the
-        // runtime's own answers then.
-        const to = (entry.target ?? (waiting || failure !== undefined ? descriptor.value : owner[key])) as Fn;
-        return (to === stub ? descriptor.value : to).apply(this, args as never[]);
-      },
-    }[key] as Fn;
-    // Named and shaped like the runtime's own (Node's are 'wrappedCwd' and 'wrappedChdir' on the main thread):
-    // code that inspects them sees what it expects.
-    for (const property of ['name', 'length']) {
-      Object.defineProperty(stub, property, { value: (descriptor.value as Fn)[property as 'name' | 'length'] });
-    }
-    const entry: Stub = { owner, key, descriptor, stub, target: undefined };
-    stubs.push(entry);
-    Object.defineProperty(owner, key, { ...descriptor, value: stub });
-  };
+  const deferred = deferInstall(
+    () => {
+      try {
+        installNow(start);
+      } catch (error) {
+        started?.undo();
+        throw error;
+      }
+      if (started && installedName() !== started.name) started.undo();
+    },
+    own
+      ? { processCwd: own.cwd, processChdir: own.chdir, denoCwd: undefined, denoChdir: undefined }
+      : denoOriginals(deno as DenoApi),
+  );
+  const forward = (owner: Record<string, unknown>, key: string) => deferred.forward(owner, key, key === 'chdir');
   forward((deno ?? own) as unknown as Record<string, unknown>, 'chdir');
   if (own) forward(own as unknown as Record<string, unknown>, 'cwd');
   if (deno && commonJsMain(deno)) {
     forward(node() as unknown as Record<string, unknown>, 'chdir');
     forward(node() as unknown as Record<string, unknown>, 'cwd');
-  } else if (deno) stubOnFirstTouch(() => waiting, forward);
-  slots[PENDING_REGISTER] = load;
+  } else if (deno) stubOnFirstTouch(deferred.waiting, forward);
 }
 
 /**

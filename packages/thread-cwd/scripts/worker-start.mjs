@@ -1,40 +1,48 @@
 #!/usr/bin/env node
 // What installing thread-cwd costs a fresh worker (issue #28 item 5): workers started one at a time in one process,
 // the variants alternating (the order rotates each round): an empty worker, and one that requires the setup entry in
-// handles mode and in kernel mode (CWDKIT_THREAD_CWD_KERNEL in the worker's env). For each: the worker's own thread
-// CPU time for the require (process.threadCpuUsage, Node 23.9+; less sensitive to a busy machine than wall time), the
+// handles mode and in kernel mode (CWDKIT_THREAD_CWD_KERNEL in the worker's env), and in kernel mode followed by the
+// worker's first chdir (where the deferred install runs). For each: the worker's own time for the require (and the
+// chdir), read with process.hrtime inside it (its thread CPU time here ticks in 4 ms steps, too coarse for this), the
 // wall time from `new Worker` to its first message, and the heap the require left (after a full collection). The
 // report gives medians and quartiles, and for the wall time the median of the paired differences variant - empty.
 //
 //   node --expose-gc packages/thread-cwd/scripts/worker-start.mjs [--rounds 40]
 //   (any Node binary: node_modules/node24/bin/node --expose-gc ...)
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '40' } } });
 const rounds = Number(values.rounds);
 const setup = createRequire(import.meta.url).resolve('@cwdkit/thread-cwd/setup');
-if (typeof process.threadCpuUsage !== 'function') throw new Error('worker-start: needs Node 23.9+ (threadCpuUsage)');
 
-/** The worker's code: time its own require of the entry (or nothing), then report. */
-const body = (entry) => `
+/** The worker's code: time its own require of the entry (or nothing), and a first chdir if asked, then report. */
+const body = (entry, chdir = false) => `
 const { parentPort } = require('node:worker_threads');
 globalThis.gc?.();
 const heap = process.memoryUsage().heapUsed;
-const cpu = process.threadCpuUsage();
+const started = process.hrtime.bigint();
 ${entry ? `require(${JSON.stringify(entry)});` : ''}
-const used = process.threadCpuUsage(cpu);
+const required = process.hrtime.bigint();
+${chdir ? `process.chdir(${JSON.stringify(os.tmpdir())});` : ''}
+const moved = process.hrtime.bigint();
 globalThis.gc?.();
-parentPort.postMessage({ cpuMs: (used.user + used.system) / 1000, heapKiB: (process.memoryUsage().heapUsed - heap) / 1024 });`;
+parentPort.postMessage({
+  ms: Number(required - started) / 1e6,
+  chdirMs: Number(moved - required) / 1e6,
+  heapKiB: (process.memoryUsage().heapUsed - heap) / 1024,
+});`;
 
 const variants = {
   empty: { code: body(undefined), env: process.env },
   handles: { code: body(setup), env: { ...process.env, CWDKIT_THREAD_CWD_KERNEL: '0' } },
   kernel: { code: body(setup), env: { ...process.env, CWDKIT_THREAD_CWD_KERNEL: '1' } },
+  'kernel+chdir': { code: body(setup, true), env: { ...process.env, CWDKIT_THREAD_CWD_KERNEL: '1' } },
 };
 const names = Object.keys(variants);
-const seen = Object.fromEntries(names.map((name) => [name, { cpuMs: [], heapKiB: [], wallMs: [] }]));
+const seen = Object.fromEntries(names.map((name) => [name, { ms: [], chdirMs: [], heapKiB: [], wallMs: [] }]));
 
 for (let round = 0; round < rounds; round++) {
   for (let i = 0; i < names.length; i++) {
@@ -47,7 +55,8 @@ for (let round = 0; round < rounds; round++) {
       worker.once('error', reject);
     });
     seen[name].wallMs.push(performance.now() - started);
-    seen[name].cpuMs.push(report.cpuMs);
+    seen[name].ms.push(report.ms);
+    seen[name].chdirMs.push(report.chdirMs);
     seen[name].heapKiB.push(report.heapKiB);
     await worker.terminate();
   }
@@ -63,10 +72,12 @@ const spread = (values) =>
   `${quantile(values, 0.5).toFixed(2)} (${quantile(values, 0.25).toFixed(2)}–${quantile(values, 0.75).toFixed(2)})`;
 console.log(`Node ${process.version}, ${rounds} rounds; medians (quartiles)`);
 for (const name of names) {
-  const { cpuMs, heapKiB, wallMs } = seen[name];
-  const paired = wallMs.map((ms, i) => ms - seen.empty.wallMs[i]);
+  const { ms, chdirMs, heapKiB, wallMs } = seen[name];
+  const paired = wallMs.map((value, i) => value - seen.empty.wallMs[i]);
   console.log(
-    `${name.padEnd(8)} require CPU ms ${spread(cpuMs)}  heap KiB ${spread(heapKiB)}  wall ms ${spread(wallMs)}` +
+    `${name.padEnd(13)} require ms ${spread(ms)}` +
+      (name.endsWith('chdir') ? `  first chdir ms ${spread(chdirMs)}` : '') +
+      `  heap KiB ${spread(heapKiB)}  wall ms ${spread(wallMs)}` +
       (name === 'empty' ? '' : `  wall - empty ${spread(paired)}`),
   );
 }

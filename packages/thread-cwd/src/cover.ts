@@ -6,7 +6,19 @@ import path from 'node:path';
 import process from 'node:process';
 import { codedError, hasCode, syncBuiltinExports } from '@cwdkit/core';
 import { type Fn, patcher } from './patch.js';
+import { routes } from './routes.js';
 import { handlePath, hold, type Joins, type Own, state, toOs, verify } from './state.js';
+import {
+  type Covered,
+  coveredFunctions,
+  hostOf,
+  type Kind,
+  named,
+  onPool,
+  onThread,
+  type Returns,
+  type Spec,
+} from './surface.js';
 
 /**
  * node:child_process and node:net, taken when they are needed (cover() in a worker, enumerate()), never at load: the
@@ -14,102 +26,6 @@ import { handlePath, hold, type Joins, type Own, state, toOs, verify } from './s
  */
 const childProcess = () => process.getBuiltinModule('node:child_process');
 const net = () => process.getBuiltinModule('node:net');
-
-/** What a covered function returns that names a path, and how a real chdir would have spelled it. */
-type Returns = 'path' | 'dirents' | 'dir' | 'disposable';
-interface Spec {
-  /** The arguments that are paths relative to the cwd (symlink: only the link, never its target). */
-  readonly paths: readonly number[];
-  readonly returns?: Returns;
-  /** mkdir: a recursive one creates parents, so the directory's identity is checked first (trap 13). */
-  readonly creates?: true;
-  /**
-   * What it returns walks the joined path later, so the handle is held (see Own.uses): a watcher until it closes (a
-   * recursive one adds subfolders by path); a Blob until it, its slices and its streams are garbage-collected (each
-   * opens its file by path at each read: keepBlob). A Dir is held by fixDir (a recursive one opens subfolders by path).
-   */
-  readonly keeps?: 'watcher' | 'blob';
-  /**
-   * cp spells paths of its own from those it is given (a relative symlink's copy points at `resolve(dirname(src),
-   * target)`, its filter is called with each source and destination, its messages name them): it is given the
-   * directory's path (checked, see byPath), so that a copied link names the cwd as a real chdir's does.
-   */
-  readonly byPath?: true;
-}
-/** iterator: fs/promises.watch, an async generator: as fs's, it reads the cwd at the first next(), not at the call. */
-type Kind = 'sync' | 'callback' | 'promise' | 'iterator';
-
-const one: Spec = { paths: [0] };
-const two: Spec = { paths: [0, 1] };
-/** node:fs names whose callback form `name` and sync form `nameSync` take the same paths. */
-const fsPairs: Record<string, Spec> = {
-  access: one,
-  appendFile: one,
-  chmod: one,
-  chown: one,
-  copyFile: two,
-  cp: { paths: [0, 1], byPath: true },
-  exists: one,
-  lchmod: one,
-  lchown: one,
-  link: two,
-  lstat: one,
-  lutimes: one,
-  mkdir: { paths: [0], returns: 'path', creates: true },
-  mkdtemp: { paths: [0], returns: 'path' },
-  open: one,
-  opendir: { paths: [0], returns: 'dir' },
-  readdir: { paths: [0], returns: 'dirents' },
-  readFile: one,
-  readlink: one,
-  rename: two,
-  rm: one,
-  rmdir: one,
-  stat: one,
-  statfs: one,
-  symlink: { paths: [1] },
-  truncate: one,
-  unlink: one,
-  utimes: one,
-  writeFile: one,
-};
-
-/** Every covered function: where it lives, its name there, how it reports, and its paths. */
-export interface Covered {
-  readonly module: 'fs' | 'fs/promises' | 'child_process' | 'process' | 'net';
-  readonly name: string;
-  readonly kind: Kind;
-  readonly spec: Spec;
-}
-
-export const coveredFunctions: readonly Covered[] = [
-  ...Object.entries(fsPairs).flatMap(([name, spec]): Covered[] => [
-    { module: 'fs', name, kind: 'callback', spec },
-    { module: 'fs', name: `${name}Sync`, kind: 'sync', spec },
-  ]),
-  { module: 'fs', name: 'openAsBlob', kind: 'promise', spec: { paths: [0], keeps: 'blob' } },
-  { module: 'fs', name: 'openAsBlobSync', kind: 'sync', spec: { paths: [0], keeps: 'blob' } }, // Node 26
-  { module: 'fs', name: 'watch', kind: 'sync', spec: { paths: [0], keeps: 'watcher' } },
-  { module: 'fs', name: 'mkdtempDisposableSync', kind: 'sync', spec: { paths: [0], returns: 'disposable' } },
-  { module: 'fs', name: 'realpath.native', kind: 'callback', spec: one },
-  { module: 'fs', name: 'realpathSync.native', kind: 'sync', spec: one },
-  ...Object.entries(fsPairs)
-    .filter(([name]) => name !== 'exists')
-    .map(([name, spec]): Covered => ({ module: 'fs/promises', name, kind: 'promise', spec })),
-  { module: 'fs/promises', name: 'realpath', kind: 'promise', spec: one },
-  { module: 'fs/promises', name: 'watch', kind: 'iterator', spec: one },
-  { module: 'fs/promises', name: 'mkdtempDisposable', kind: 'promise', spec: { paths: [0], returns: 'disposable' } },
-  // Their options.cwd (default: this thread's; a relative one joined to it), patched by cover() itself.
-  ...['ChildProcess.prototype.spawn', 'spawnSync', 'execSync', 'execFileSync'].map(
-    (name): Covered => ({ module: 'child_process', name, kind: 'sync', spec: { paths: [] } }),
-  ),
-  // A unix socket's relative path (http's socketPath reaches Socket.prototype.connect too), patched by cover() itself.
-  ...['Server.prototype.listen', 'Socket.prototype.connect'].map(
-    (name): Covered => ({ module: 'net', name, kind: 'sync', spec: { paths: [] } }),
-  ),
-  { module: 'process', name: 'loadEnvFile', kind: 'sync', spec: one },
-  { module: 'process', name: 'dlopen', kind: 'sync', spec: { paths: [1] } },
-];
 
 /**
  * The reviewed rest: each exported function that takes no path, or reaches the OS through something covered here
@@ -489,26 +405,6 @@ function withFilter(args: unknown[], joined: unknown[]): void {
 }
 
 /**
- * Whether a covered function runs on the calling thread and keeps nothing that walks its path later: a sync call with
- * no watcher, Blob, Dir (a recursive one opens subfolders by path, from the pool too) or disposable to hold. In kernel
- * mode such a call needs no join (cp's too: its links then name the cwd as a real chdir's do).
- */
-function onThread(kind: Kind, { keeps, returns }: Spec): boolean {
-  return kind === 'sync' && keeps === undefined && returns !== 'dir' && returns !== 'disposable';
-}
-
-/** A function's name and length kept by its wrapper (what a caller may read from it). */
-function named(wrapper: Fn, original: Fn): Fn {
-  Object.defineProperty(wrapper, 'name', { value: original.name });
-  Object.defineProperty(wrapper, 'length', { value: original.length });
-  // util.promisify's own form (fs.exists has one: its callback takes no error), which calls fs.exists again: covered.
-  for (const key of Object.getOwnPropertySymbols(original)) {
-    Object.defineProperty(wrapper, key, Object.getOwnPropertyDescriptor(original, key) as PropertyDescriptor);
-  }
-  return wrapper;
-}
-
-/**
  * `original` with its path arguments relative to this thread's cwd (through its handle, so wherever the directory
  * went), and its answers spelled as a real chdir's. The fast path allocates one copy of the arguments.
  */
@@ -717,13 +613,7 @@ function askedInErrors(emitter: object, [asked, given]: [string, string], settle
 /** Where each covered function lives; a name the running Node does not export is left out. */
 function ownerOf(entry: Covered): [object, string] | undefined {
   const owner = entry.module === 'fs' ? fs : entry.module === 'fs/promises' ? fs.promises : undefined;
-  if (!owner) return undefined;
-  const [name, inner] = entry.name.split('.') as [string, string | undefined];
-  const host = inner === undefined ? owner : (owner as unknown as Record<string, unknown>)[name];
-  const key = inner ?? name;
-  if (typeof host !== 'function' && (typeof host !== 'object' || host === null)) return undefined;
-  if (typeof (host as Record<string, unknown>)[key] !== 'function') return undefined;
-  return [host as object, key];
+  return owner && hostOf(entry, owner);
 }
 
 let warned = false;
@@ -743,11 +633,25 @@ const syncForms: Readonly<Record<string, (args: unknown[]) => number>> = {
  */
 export function cover(kernel: boolean): () => void {
   const { replace, undo } = patcher();
-  for (const entry of coveredFunctions) {
-    if (kernel && (entry.module === 'child_process' || entry.module === 'net' || entry.module === 'process')) continue;
-    if (kernel && onThread(entry.kind, entry.spec)) continue;
-    const found = ownerOf(entry);
-    if (found) {
+  const early = routes();
+  const routed: { covered: Fn | undefined }[] = [];
+  const undoAll = () => {
+    for (const to of routed) to.covered = undefined;
+    undo();
+  };
+  try {
+    for (const entry of coveredFunctions) {
+      if (kernel && !onPool(entry)) continue;
+      const found = ownerOf(entry);
+      if (!found) continue;
+      // A trampoline the setup entry put in place at the worker's start (early.ts), perhaps captured since: it gets
+      // the covered function.
+      const to = early.get((found[0] as Record<string, unknown>)[found[1]]);
+      if (to) {
+        to.covered = wrap(to.original, entry.kind, entry.spec);
+        routed.push(to);
+        continue;
+      }
       replace(
         found[0],
         found[1],
@@ -755,8 +659,11 @@ export function cover(kernel: boolean): () => void {
         `${entry.module}.${entry.name}`,
       );
     }
+    if (!kernel) coverOnThread(replace);
+  } catch (error) {
+    undoAll(); // all or nothing
+    throw error;
   }
-  if (!kernel) coverOnThread(replace);
   syncBuiltinExports(); // named imports of node:fs and friends follow (trap 15)
   const missed = uncovered(undefined, undefined, enumerate(kernel));
   if (missed.length > 0 && !warned) {
@@ -766,7 +673,7 @@ export function cover(kernel: boolean): () => void {
       { code: 'CWDKIT_THREAD_CWD_UNCOVERED' },
     );
   }
-  return undo;
+  return undoAll;
 }
 
 /** Handles mode: what runs on this thread and takes a path other than as an fs argument (a child's cwd, a socket). */

@@ -17,25 +17,26 @@ import {
 import { createProvider as createProcessCwd } from '@cwdkit/sab-atomics';
 import { cover } from './cover.js';
 import { type DenoKernel, denoKernel, denoWorkerProvider } from './deno.js';
-import { intoDeletedDirectory, kernelCalls, kernelChdir, type ThreadCwdMode } from './kernel.js';
+import { intoDeletedDirectory, kernelCalls, kernelChdir, noKernelCalls, type ThreadCwdMode } from './kernel.js';
+import { deferredHere } from './routes.js';
 import {
   fsOriginals,
-  HANDOFF,
   handlePath,
   hold,
   makeOwn,
   type Own,
-  PRIVATE_FS,
   processCwdLink,
   retire,
   state,
   verify,
   viaHandle,
 } from './state.js';
+import { HANDOFF, PRIVATE_FS } from './worker-class.js';
 import { coverWorkers } from './workers.js';
 
-export { coveredFunctions, type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';
+export { type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';
 export type { ThreadCwdMode } from './kernel.js';
+export { coveredFunctions } from './surface.js';
 
 // The originals, taken before install() can cover them (trap 7): this module's own calls never go through the cover.
 const { closeSync, fstatSync, openSync, readlinkSync, statSync } = fsOriginals;
@@ -357,6 +358,16 @@ export const strategy = defineStrategy({
       // At install, not at the first chdir: a library that takes `const { readFileSync } = require('fs')` between
       // the two must get the covered function (trap 15). Until this thread chdirs, a covered call costs one check.
       install() {
+        // The setup entry expected kernel mode and covered only what runs on the pool until now (early.ts): a sync fs
+        // function captured since would miss the handle cover. Never a partial cover: refused, nothing moved.
+        if (!calls && deferredHere()) {
+          throw codedError(
+            new Error(
+              `thread-cwd: this worker's setup entry expected kernel mode and waited for its first chdir, but ${noKernelCalls()}: set CWDKIT_THREAD_CWD_KERNEL=0 for the process, so that each worker installs handles mode at its start`,
+            ),
+            'ERR_CWDKIT_UNSHARE_FAILED',
+          );
+        }
         // A thread whose fs_struct is its own kept its covers at its last uninstall(): taken back, not doubled.
         const kept = state.kept;
         state.kept = undefined;

@@ -9,7 +9,8 @@ import { getSystemErrorName } from 'node:util';
 import { setEnvironmentData } from 'node:worker_threads';
 import { codedError } from '@cwdkit/core';
 import { type Kernel, kernel } from '@cwdkit/native/kernel';
-import { fsOriginals, handlePath, PRIVATE_FS, processCwdLink, state } from './state.js';
+import { fsOriginals, handlePath, processCwdLink, state } from './state.js';
+import { PRIVATE_FS } from './worker-class.js';
 
 /** What an installed worker's chdir does: 'kernel' (its own fs_struct, a real fchdir) or 'handles' (the cover alone). */
 export type ThreadCwdMode = 'kernel' | 'handles';
@@ -19,6 +20,13 @@ export function kernelCalls(): Kernel | undefined {
   const calls = kernel();
   if (calls instanceof Error || calls.probeUnshare() !== 0) return undefined;
   return calls;
+}
+
+/** Why kernelCalls() has none: the addon's load error, or unshare(2)'s. */
+export function noKernelCalls(): string {
+  const calls = kernel();
+  if (calls instanceof Error) return calls.message;
+  return `unshare(CLONE_FS) was refused (${getSystemErrorName(-calls.probeUnshare())})`;
 }
 
 const O_PATH = 0o10000000;

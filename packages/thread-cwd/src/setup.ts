@@ -1,23 +1,24 @@
 // `setupFiles: ['@cwdkit/thread-cwd/setup']` (vitest), `node --import @cwdkit/thread-cwd/setup`: thread-cwd installed
 // in this thread, once. Loaded again (a test runner that runs several files in one worker, an ESM and a CJS copy),
-// it does nothing; where install() refuses (a Bun or Deno worker, a system without /proc/self/fd) it throws that.
-import { codedError } from '@cwdkit/core';
-import { install, installed } from 'cwdkit';
-import { createProvider } from './index.js';
+// it does nothing; where install() refuses (a Bun worker, a system without /proc/self/fd) it throws that.
+//
+// The entry loads nothing else at first: in a Node worker where kernel mode is to be expected, the install waits for
+// the worker's first chdir (early.ts), so a worker that never chdirs pays ~3 ms instead of ~25. That load is
+// synchronous (a chdir answers at once): the CommonJS builds of cwdkit and of this package. Everywhere else it installs
+// now, from the ES modules, in this realm (a vm context's install() must see that it runs in one, and refuse).
+// This is the ES module build; setup-cjs.ts is the CommonJS one.
+import { deferKernelInstall } from './early.js';
+import type { Fn } from './patch.js';
+import { setupInstall } from './setup-install.js';
 
-const present = installed();
-if (present === undefined) {
-  install(createProvider());
-} else if (present !== 'thread-cwd') {
-  // Checked before createProvider(), which in a worker may already take its parent's cwd: nothing here has changed.
-  throw codedError(
-    new Error(
-      `@cwdkit/thread-cwd/setup: ${present} is already installed in this thread (by an install() call, or by ` +
-        `cwdkit/register preloaded with --import or NODE_OPTIONS, which took it from CWDKIT_STRATEGY, a cwdkit ` +
-        `config file or its default list), and one thread has one strategy: to use thread-cwd, set ` +
-        `CWDKIT_STRATEGY=thread-cwd for that register (or name thread-cwd in its config, or remove that install); ` +
-        `to keep ${present}, remove this setup entry`,
-    ),
-    'ERR_CWDKIT_ALREADY_INSTALLED',
-  );
+/** CommonJS's Module class (its _load sees every require of node:fs/promises): node:module's, asked for only then. */
+const moduleClass = () => process.getBuiltinModule('node:module').Module as unknown as { _load: Fn };
+
+const deferred = deferKernelInstall(() => {
+  const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
+  setupInstall({ cwdkit: require('cwdkit'), threadCwd: require('./index.cjs'), core: require('@cwdkit/core') });
+}, moduleClass);
+if (!deferred) {
+  const [cwdkit, threadCwd, core] = await Promise.all([import('cwdkit'), import('./index.js'), import('@cwdkit/core')]);
+  setupInstall({ cwdkit, threadCwd, core });
 }

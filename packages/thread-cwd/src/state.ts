@@ -47,8 +47,6 @@ interface ThreadState {
   installed?: boolean;
   /** How many of this thread's providers are open: the last one closed (none installed) drops the thread's cwd. */
   open?: number;
-  /** Whether this thread was started with the setup entry preloaded (see workers.ts). */
-  preloaded?: boolean;
   /** Kernel mode: unshare(CLONE_FS) ran on this thread, so its fs_struct is its own (it cannot be undone). */
   unshared?: boolean;
   /**
@@ -63,19 +61,6 @@ interface ThreadState {
   /** Whether the main thread's install() said that workers cannot have a cwd of their own here (index.ts). */
   warnedProcessScope?: boolean;
 }
-
-/**
- * Where a worker hands its cwd to the workers it starts (environment data is copied into each new worker): its path,
- * set at chdir, or, while the covered Worker constructs one, its handle's path (workers.ts).
- */
-export const HANDOFF = 'cwdkit:thread-cwd.v1';
-
-/**
- * Set (never unset) in a thread whose fs_struct is not the process's: it unshared, or it was started by a thread whose
- * was not (a new thread shares its creator's). Environment data is copied into each new worker, so every descendant
- * has it, as every descendant's fs_struct is such a copy.
- */
-export const PRIVATE_FS = 'cwdkit:thread-cwd.private-fs.v1';
 
 /** One per thread, shared by every provider and by the ESM and CJS copies of this package. */
 export const state = threadState<ThreadState>('thread-cwd.v1', () => ({

@@ -2,8 +2,20 @@
 // node:module. cwdkit/register loads it at start through the start entry (start.ts) when thread-cwd is configured, so
 // that a worker started before the deferred load starts installed; every other thread gets it through workers.ts.
 import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { setEnvironmentData } from 'node:worker_threads';
+import { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
+
+/**
+ * Where a worker hands its cwd to the workers it starts (environment data is copied into each new worker): its path,
+ * set at chdir, or, while the covered Worker constructs one, its handle's path (workers.ts).
+ */
+export const HANDOFF = 'cwdkit:thread-cwd.v1';
+
+/**
+ * Set (never unset) in a thread whose fs_struct is not the process's: it unshared, or it was started by a thread whose
+ * was not (a new thread shares its creator's). Environment data is copied into each new worker, so every descendant
+ * has it, as every descendant's fs_struct is such a copy.
+ */
+export const PRIVATE_FS = 'cwdkit:thread-cwd.private-fs.v1';
 
 declare const module: { filename?: unknown } | undefined;
 
@@ -25,6 +37,8 @@ export interface Added {
  * bundled into an ES module); undefined when bundled (esbuild's wrapper `module` has no filename).
  */
 function ownFolder(): string | undefined {
+  // node:url when first needed: it costs a fresh worker ~0.4 ms, and only a new Worker asks.
+  const { pathToFileURL } = process.getBuiltinModule('node:url');
   const url =
     import.meta.url ??
     (typeof module === 'object' && typeof module?.filename === 'string' ? pathToFileURL(module.filename).href : '');
@@ -41,7 +55,7 @@ let setup: { file: string | undefined } | undefined;
 function setupFile(): string | undefined {
   if (setup === undefined) {
     const folder = ownFolder();
-    const file = folder && fileURLToPath(new URL('setup.cjs', folder));
+    const file = folder && process.getBuiltinModule('node:url').fileURLToPath(new URL('setup.cjs', folder));
     // a bundle's own folder has no setup.cjs: import.meta.url and module.filename then name the bundle
     setup = { file: file && existsSync(file) ? file : undefined };
   }
@@ -82,6 +96,34 @@ function setupPreloads(execArgv: readonly unknown[]): Preload[] {
 
 /** Whether a thread started with this execArgv has the setup entry preloaded in a way each worker it starts runs too. */
 export const preloadsSetup = (execArgv: readonly unknown[]) => setupPreloads(execArgv).some((p) => p.everywhere);
+
+const PRELOADED = Symbol.for('cwdkit.thread-cwd.preloaded.v1');
+
+/**
+ * Whether this thread was started with the setup entry preloaded by an absolute --require: its workers inherit that
+ * (Node hands a worker with no execArgv of its own its parent's, in C++), those of a Worker class taken before install
+ * too. Read once per thread, when the setup entry runs, before `process.execArgv` is given back what the caller gave
+ * (the entry this package added taken out, the preloads of it it took out put back): the entry would reach the child
+ * processes `fork()` starts from this thread (their default execArgv), which did not ask for thread-cwd and would
+ * start with it installed; and `process.execArgv` says what the caller gave, as without it.
+ */
+export function startedWithSetup(): boolean {
+  const known = slots[PRELOADED] as boolean | undefined;
+  if (known !== undefined) return known;
+  const preloaded = preloadsSetup(process.execArgv);
+  slots[PRELOADED] = preloaded;
+  const added = isMainThread ? undefined : (getEnvironmentData(ADDED) as Added | undefined);
+  if (added !== undefined) {
+    setEnvironmentData(ADDED, undefined); // this thread's copy: the workers it starts are marked anew
+    if (process.execArgv.includes(added.entry)) process.execArgv.splice(0, Infinity, ...added.execArgv);
+  }
+  return preloaded;
+}
+
+/** startedWithSetup()'s part that cannot wait (the setup entry's early cover in a worker): execArgv given back now. */
+export function takeAdded(): void {
+  if (slots[PRELOADED] === undefined && !isMainThread && getEnvironmentData(ADDED) !== undefined) startedWithSetup();
+}
 
 /**
  * Whether an execArgv the caller gave preloads cwdkit's register, which then picks that worker's strategy from the
@@ -161,15 +203,31 @@ export function coveredWorker(Worker: Construct, around?: Around): Construct {
   });
 }
 
-/** The main thread's cover put in place at start (start.ts), until thread-cwd's install() adopts it. */
+/**
+ * The cover put in place at start (start.ts on a Node main thread, the setup entry's early cover in a worker), until
+ * thread-cwd's install() adopts it. `around` is what install() gives it then: a Worker class taken before that (the
+ * covered one) does at once what the installed thread does around a new worker (workers.ts).
+ */
 interface StartCover {
   readonly original: unknown;
+  around: Around | undefined;
 }
 const START_COVER = Symbol.for('cwdkit.thread-cwd.start-cover.v1');
 // As core's threadSlots() (this file loads no core): the same object in every vm context of the thread.
 const slots = (
   (globalThis as { Deno?: unknown }).Deno === undefined ? Object.getPrototypeOf(process) : globalThis
-) as Record<symbol, StartCover | undefined>;
+) as Record<symbol, unknown>;
+/**
+ * As core's syncBuiltinExports() (this file loads no core): ESM named imports of the builtins follow what was just
+ * replaced. They exist only in a thread that loaded the ES module loader, and node:module costs a fresh CommonJS worker
+ * ~1.5 ms to load.
+ */
+export function syncBuiltinExports(): void {
+  const loaded = (process as { moduleLoadList?: readonly string[] }).moduleLoadList;
+  if (loaded && !loaded.includes('NativeModule internal/modules/esm/loader')) return;
+  (process.getBuiltinModule('node:module') as { syncBuiltinESMExports(): void }).syncBuiltinESMExports();
+}
+
 /**
  * node:worker_threads itself, to replace its Worker. Not a default import: in the CommonJS build that copies every
  * property descriptor of the module (esbuild's __toESM), and on Node 26 that loads its lazy `locks` at start.
@@ -177,38 +235,40 @@ const slots = (
 const threads = () => process.getBuiltinModule('node:worker_threads') as unknown as { Worker: unknown };
 
 /**
- * Covers the main thread's `Worker` now (a second call before install() adopts it finds it in place: cwdkit/register
+ * Covers this thread's `Worker` now (a second call before install() adopts it finds it in place: cwdkit/register
  * calls it once per process), and returns its undo, a no-op once install() has adopted the cover (then install()'s
  * uninstall() puts the original back).
  */
 export function coverAtStart(): () => void {
-  let cover = slots[START_COVER];
+  let cover = slots[START_COVER] as StartCover | undefined;
   if (cover === undefined) {
     const slot = threads();
     const original = slot.Worker;
-    const covered = coveredWorker(original as Construct);
+    const placed: StartCover = { original, around: undefined };
+    const covered = coveredWorker(original as Construct, (filename) => placed.around?.(filename) ?? (() => {}));
     slot.Worker = covered;
     if (slot.Worker !== covered) throw new Error('thread-cwd: node:worker_threads.Worker cannot be replaced');
-    cover = { original };
+    cover = placed;
     slots[START_COVER] = cover;
   }
   const placed = cover;
   return () => {
-    if (slots[START_COVER] === placed) adoptStartCover()?.();
+    if (slots[START_COVER] === placed) adoptStartCover(undefined)?.();
   };
 }
 
 /**
- * The cover coverAtStart() put in place, taken over by the caller (the main thread's install()): its undo, which puts
- * the original Worker back; undefined when there is none to take.
+ * The cover coverAtStart() put in place, taken over by the caller (install()), which gives it `around`: its undo, which
+ * puts the original Worker back; undefined when there is none to take.
  */
-export function adoptStartCover(): (() => void) | undefined {
-  const cover = slots[START_COVER];
+export function adoptStartCover(around: Around | undefined): (() => void) | undefined {
+  const cover = slots[START_COVER] as StartCover | undefined;
   if (cover === undefined) return undefined;
   slots[START_COVER] = undefined;
+  cover.around = around;
   return () => {
+    cover.around = undefined;
     threads().Worker = cover.original;
-    // An ESM named import of Worker, taken after the start, holds the cover until the builtin's exports are synced.
-    (process.getBuiltinModule('node:module') as { syncBuiltinESMExports(): void }).syncBuiltinESMExports();
+    syncBuiltinExports(); // an ESM named import of Worker, taken after the start, holds the cover until synced
   };
 }

@@ -2,33 +2,14 @@
 // installed and in its parent's cwd (handed over in environment data, see index.ts). A new thread starts bare (trap 3),
 // so this is patched in every installed thread, the main thread included.
 import diagnosticsChannel from 'node:diagnostics_channel';
-import process from 'node:process';
-import workerThreads, { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
+import workerThreads, { isMainThread, setEnvironmentData } from 'node:worker_threads';
 import { codedError, syncBuiltinExports } from '@cwdkit/core';
 import { type WorkerStart, workerStart } from './kernel.js';
 import { type Fn, patcher } from './patch.js';
-import { HANDOFF, handlePath, hold, state } from './state.js';
-import { ADDED, type Added, adoptStartCover, coveredWorker, preloadsSetup } from './worker-class.js';
+import { handlePath, hold, state } from './state.js';
+import { adoptStartCover, coveredWorker, HANDOFF, startedWithSetup } from './worker-class.js';
 
-/**
- * Whether this thread was started with the setup entry preloaded by an absolute --require: its workers inherit that
- * (Node hands a worker with no execArgv of its own its parent's, in C++), those of a Worker class taken before install
- * too. Read once per thread, at load (the entry preloads it), before `process.execArgv` is given back what the caller
- * gave (the entry this package added taken out, the preloads of it it took out put back): the entry would reach the
- * child processes `fork()` starts from this thread (their default execArgv), which did not ask for thread-cwd and
- * would start with it installed; and `process.execArgv` says what the caller gave, as without it.
- */
-function startedWithSetup(): boolean {
-  if (state.preloaded !== undefined) return state.preloaded;
-  state.preloaded = preloadsSetup(process.execArgv);
-  const added = isMainThread ? undefined : (getEnvironmentData(ADDED) as Added | undefined);
-  if (added !== undefined) {
-    setEnvironmentData(ADDED, undefined); // this thread's copy: the workers it starts are marked anew
-    if (process.execArgv.includes(added.entry)) process.execArgv.splice(0, Infinity, ...added.execArgv);
-  }
-  return state.preloaded;
-}
-startedWithSetup();
+startedWithSetup(); // this thread's ADDED taken now, before it starts a worker of its own
 
 /**
  * One per worker the covered Worker is constructing, innermost last (a getter of one's options may construct another):
@@ -97,49 +78,54 @@ const isStart = (message: unknown): boolean =>
  * the process cwd and read the wrong files, so its constructor throws ERR_CWDKIT_WORKER_CLASS_CAPTURED instead.
  */
 export function coverWorkers(): () => void {
-  // The main thread's cover cwdkit/register put in place at start (start.ts): the same cover, taken over, not doubled.
-  const adopted = isMainThread ? adoptStartCover() : undefined;
-  if (adopted) {
-    syncBuiltinExports();
-    return () => {
-      adopted();
-      syncBuiltinExports();
-    };
-  }
+  // The cover put in place at start (start.ts on a main thread under cwdkit/register, the setup entry's early cover in
+  // a worker): the same cover, taken over, not doubled.
+  const adopted = adoptStartCover(around);
   const { replace, undo } = patcher();
-  replace(workerThreads, 'Worker', (Worker) => coveredWorker(Worker, around) as Fn, 'worker_threads.Worker');
+  const undoAll = () => {
+    undo();
+    adopted?.();
+  };
+  if (!adopted) {
+    replace(workerThreads, 'Worker', (Worker) => coveredWorker(Worker, around) as Fn, 'worker_threads.Worker');
+  }
   // The main thread's cwd is the process's: a bare worker of it starts in the right place (and its chdir refuses).
   if (!isMainThread) {
-    replace(
-      workerThreads.MessagePort.prototype,
-      'postMessage',
-      (postMessage) =>
-        function (this: unknown, message: unknown) {
-          const frame = constructing.at(-1); // this worker's: one its options' getters construct comes and goes
-          if (frame) {
+    try {
+      replace(
+        workerThreads.MessagePort.prototype,
+        'postMessage',
+        (postMessage) =>
+          function (this: unknown, message: unknown) {
+            const frame = constructing.at(-1); // this worker's: one its options' getters construct comes and goes
+            if (frame) {
+              // biome-ignore lint/complexity/noArguments: the port's own arity and argument checks
+              const posted = Reflect.apply(postMessage, this, arguments);
+              if (isStart(message)) frame.start?.enter(); // Node makes the worker's thread next
+              return posted;
+            }
+            if (state.own !== undefined && isStart(message) && !startedWithSetup()) {
+              // Uninstalled in kernel mode, the thread keeps its cwd, and this cover with it (index.ts, release).
+              const taken = state.installed
+                ? 'before thread-cwd was installed in this thread'
+                : "before thread-cwd was installed in this thread, which keeps a cwd of its own after uninstall() (kernel mode: its fs_struct cannot be the process's again)";
+              throw codedError(
+                new Error(
+                  `new Worker(): this Worker class was taken from node:worker_threads ${taken}, so the worker it starts would not follow this thread's cwd: take Worker from node:worker_threads after install() (or preload @cwdkit/thread-cwd/setup by its absolute path with --require, which that worker would inherit)`,
+                ),
+                'ERR_CWDKIT_WORKER_CLASS_CAPTURED',
+              );
+            }
             // biome-ignore lint/complexity/noArguments: the port's own arity and argument checks
-            const posted = Reflect.apply(postMessage, this, arguments);
-            if (isStart(message)) frame.start?.enter(); // Node makes the worker's thread next
-            return posted;
-          }
-          if (state.own !== undefined && isStart(message) && !startedWithSetup()) {
-            // Uninstalled in kernel mode, the thread keeps its cwd, and this cover with it (index.ts, release).
-            const taken = state.installed
-              ? 'before thread-cwd was installed in this thread'
-              : "before thread-cwd was installed in this thread, which keeps a cwd of its own after uninstall() (kernel mode: its fs_struct cannot be the process's again)";
-            throw codedError(
-              new Error(
-                `new Worker(): this Worker class was taken from node:worker_threads ${taken}, so the worker it starts would not follow this thread's cwd: take Worker from node:worker_threads after install() (or preload @cwdkit/thread-cwd/setup by its absolute path with --require, which that worker would inherit)`,
-              ),
-              'ERR_CWDKIT_WORKER_CLASS_CAPTURED',
-            );
-          }
-          // biome-ignore lint/complexity/noArguments: the port's own arity and argument checks
-          return Reflect.apply(postMessage, this, arguments);
-        },
-      'MessagePort.prototype.postMessage',
-    );
+            return Reflect.apply(postMessage, this, arguments);
+          },
+        'MessagePort.prototype.postMessage',
+      );
+    } catch (error) {
+      adopted?.(); // all or nothing
+      throw error;
+    }
   }
   syncBuiltinExports(); // an ESM named import of Worker follows
-  return undo;
+  return undoAll;
 }

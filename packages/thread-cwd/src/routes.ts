@@ -1,0 +1,26 @@
+// The early cover's record in this thread (early.ts puts it in place at a worker's start, cover.ts takes it over at
+// install): which functions are trampolines, and whether the install was deferred. Imports nothing at run time.
+import type { Fn } from './patch.js';
+
+/** A trampoline's target: the covered function once install() sets it, else the original. */
+export interface Route {
+  readonly original: Fn;
+  covered: Fn | undefined;
+}
+
+/** As core's threadSlots() on Node (this file loads no core): the same object in every vm context of the thread. */
+const slots = Object.getPrototypeOf(process) as Record<symbol, unknown>;
+const ROUTES = Symbol.for('cwdkit.thread-cwd.early-routes.v1');
+const EARLY = Symbol.for('cwdkit.thread-cwd.early.v1');
+
+/** Whether the setup entry deferred this thread's install (the early cover is in place): kernel mode was expected. */
+export const deferredHere = (): boolean => slots[EARLY] !== undefined;
+export const markDeferred = (): void => {
+  slots[EARLY] = true;
+};
+
+/** The trampolines of this thread, by the function put in place: cover.ts gives each its covered function. */
+export const routes = (): Map<unknown, Route> => {
+  slots[ROUTES] ??= new Map<unknown, Route>();
+  return slots[ROUTES] as Map<unknown, Route>;
+};

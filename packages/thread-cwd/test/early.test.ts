@@ -1,0 +1,106 @@
+// The setup entry in a Node worker where kernel mode is to be expected (src/early.ts, issue #28 item 5): it loads
+// nothing but its own file until the worker's first chdir, and what code captures before that chdir still follows the
+// worker after it (trap 15). Each scenario of fixtures/early.cjs runs in a real Node 24 process, its worker started
+// with the setup entry preloaded by --require, as vitest's threads and a worker pool start theirs.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findRuntime } from '@cwdkit/conformance';
+import { kernel } from '@cwdkit/native/kernel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const script = path.join(import.meta.dirname, 'fixtures', 'early.cjs');
+const packages = path.join(import.meta.dirname, '..', '..');
+const node = findRuntime('node24');
+const kernelHere =
+  process.platform === 'linux' &&
+  process.env.CWDKIT_THREAD_CWD_KERNEL !== '0' &&
+  ((calls) => !(calls instanceof Error) && calls.probeUnshare() === 0)(kernel());
+const scratch = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'thread-cwd-early-')));
+const root = path.join(scratch, 'root');
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+beforeAll(() => {
+  fs.mkdirSync(path.join(root, 'sub'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'x.txt'), 'root');
+  fs.writeFileSync(path.join(root, 'sub', 'x.txt'), 'sub');
+});
+
+function run(scenario: string, setup?: string, env: Record<string, string> = {}) {
+  const args = [script, scenario, root, ...(setup ? [setup] : [])];
+  const report = JSON.parse(execFileSync(node as string, args, { encoding: 'utf8', env: { ...process.env, ...env } }));
+  expect(report.failed).toBeUndefined();
+  expect(report.main).toEqual({ cwd: root, read: 'root' }); // no worker's chdir moved the process
+  return report;
+}
+
+describe.skipIf(!node || !kernelHere)('the setup entry in a Node worker, kernel mode expected', () => {
+  it('loads only its own file and no builtin module the worker had not loaded until the first chdir, which installs', () => {
+    const report = run('loads');
+    expect(report.files).toEqual([path.join(packages, 'thread-cwd', 'dist', 'setup.cjs')]);
+    expect(report.bareFiles).toEqual([]);
+    // node:fs's opendir is a lazy property of Node's: the early cover reads it to put its trampoline in place.
+    expect(report.builtins).toEqual(['Internal Binding fs_dir', 'NativeModule internal/fs/dir']);
+    expect(report).toMatchObject({ installed: 'thread-cwd', kernelCwd: path.join(root, 'sub'), read: 'sub' });
+  });
+
+  it.each([
+    ['capturedRequire', "require('fs/promises')"],
+    ['capturedBuiltin', "process.getBuiltinModule('node:fs/promises')"],
+    ['capturedProperty', 'fs.promises'],
+  ])(
+    'fs/promises reached first by %s (%s), its readFile taken before the first chdir, reads there after it',
+    (name) => {
+      expect(run(name)).toMatchObject({ read: 'sub', async: 'sub' });
+    },
+  );
+
+  it('an ES module worker (the ESM entry by --import): a static named import and a require of fs/promises follow', () => {
+    expect(run('esm')).toMatchObject({ read: 'sub', imported: 'sub', required: 'sub' });
+  });
+
+  it("node:fs's callbacks and a read stream taken before the first chdir read there after it", () => {
+    expect(run('capturedCallback')).toMatchObject({ read: 'sub', async: { callback: 'sub', stream: 'sub', size: 3 } });
+  });
+
+  it('a wrapper put over process.cwd before the first chdir stays on top of the install that chdir triggers', () => {
+    expect(run('mock')).toMatchObject({
+      mocked: { cwd: '/mocked', resolve: '/mocked/x' },
+      restored: path.join(root, 'sub'),
+      read: 'sub',
+    });
+  });
+
+  describe('a copy of the packages whose @cwdkit/native has no addon', () => {
+    const copy = path.join(scratch, 'copy');
+    const setup = path.join(copy, 'node_modules', '@cwdkit', 'thread-cwd', 'dist', 'setup.cjs');
+    beforeAll(() => {
+      for (const [name, folder] of [
+        ['cwdkit', 'cwdkit'],
+        ['@cwdkit/core', 'core'],
+        ['@cwdkit/native', 'native'], // its JavaScript only: no build/, no prebuilds/
+        ['@cwdkit/sab-atomics', 'sab-atomics'],
+        ['@cwdkit/thread-cwd', 'thread-cwd'],
+      ] as const) {
+        for (const part of ['dist', 'package.json']) {
+          fs.cpSync(path.join(packages, folder, part), path.join(copy, 'node_modules', name, part), {
+            recursive: true,
+          });
+        }
+      }
+    });
+
+    it("the first chdir refuses with ERR_CWDKIT_UNSHARE_FAILED, naming the addon's error and the way out; nothing moved", () => {
+      const report = run('refused', setup);
+      expect(report.error.code).toBe('ERR_CWDKIT_UNSHARE_FAILED');
+      expect(report.error.message).toMatch(/no addon loads .*CWDKIT_THREAD_CWD_KERNEL=0/s);
+      expect(report).toMatchObject({ again: 'ERR_CWDKIT_UNSHARE_FAILED', cwd: root, read: 'root', async: 'root' });
+    });
+
+    it('with CWDKIT_THREAD_CWD_KERNEL=0 the worker installs handles mode at its start, and its chdir works', () => {
+      const report = run('capturedCallback', setup, { CWDKIT_THREAD_CWD_KERNEL: '0' });
+      expect(report).toMatchObject({ read: 'sub', async: { callback: 'sub', stream: 'sub', size: 3 } });
+    });
+  });
+});
