@@ -3,7 +3,10 @@
 // (vitest.forks.config.ts), the user's other choice; and threads with cwdkit's packages loaded as from npm
 // (scripts/vitest.npm-like.config.ts). One vitest process per run, in rounds of one run each, the order rotating every
 // round, after one warm-up round; medians of each and of the per-round ratios to forks. Every run must pass.
-//   node scripts/measure.mjs [rounds=10] [--json file]
+// With --generated N: a generated project of N test files instead (in .generated/, made anew), each of which reads a
+// fixture file and spawns a child but never chdirs, so that pool 'threads' without the setup entry runs it too: threads
+// with the setup entry (as from npm), threads without it, and forks. CPU time (user, system) beside the wall time.
+//   node scripts/measure.mjs [rounds=10] [--generated N] [--json file]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,31 +18,80 @@ const vitest = path.join(path.dirname(createRequire(import.meta.url).resolve('vi
 const args = process.argv.slice(2);
 const jsonAt = args.indexOf('--json');
 const jsonFile = jsonAt >= 0 ? args.splice(jsonAt, 2)[1] : undefined;
+const generatedAt = args.indexOf('--generated');
+const generated = generatedAt >= 0 ? Number(args.splice(generatedAt, 2)[1]) : undefined;
+if (generated !== undefined && !(Number.isInteger(generated) && generated > 0)) {
+  throw new Error('measure: --generated needs a positive number of test files');
+}
 const rounds = Number(args[0] ?? 10);
 if (!Number.isInteger(rounds) || rounds < 1)
   throw new Error(`measure: rounds must be a positive integer, not ${args[0]}`);
 
-const configs = {
-  threads: 'vitest.config.ts',
-  'threads (npm-like)': 'scripts/vitest.npm-like.config.ts',
-  forks: 'vitest.forks.config.ts',
-};
+/** The generated project: N test files that read a fixture and spawn a child; no chdir, so bare threads run it too. */
+function generate(files) {
+  const dir = path.join(app, '.generated');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(path.join(dir, 'test'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'fixtures'));
+  fs.writeFileSync(path.join(dir, 'fixtures', 'data.txt'), 'data');
+  for (let i = 0; i < files; i++) {
+    fs.writeFileSync(
+      path.join(dir, 'test', `f${i}.test.ts`),
+      `import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { expect, test } from 'vitest';
+
+test('reads a fixture and spawns a child (${i})', async () => {
+  expect(fs.readFileSync('fixtures/data.txt', 'utf8')).toBe('data');
+  expect(await fs.promises.readFile('fixtures/data.txt', 'utf8')).toBe('data');
+  expect(execFileSync('/bin/sh', ['-c', 'echo ${i}'], { encoding: 'utf8' })).toBe('${i}\\n');
+});
+`,
+    );
+  }
+  // Packages as from npm: vitest loads cwdkit's with Node itself (see vitest.npm-like.config.ts).
+  const external = 'server: { deps: { external: [/\\/packages\\/[^/]+\\/dist\\//] } }';
+  const config = (pool, setup) =>
+    `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['test/**/*.test.ts'], pool: '${pool}', setupFiles: ${setup ? "['@cwdkit/thread-cwd/setup']" : '[]'}, ${external} } });\n`;
+  fs.writeFileSync(path.join(dir, 'vitest.threads.config.ts'), config('threads', true));
+  fs.writeFileSync(path.join(dir, 'vitest.bare.config.ts'), config('threads', false));
+  fs.writeFileSync(path.join(dir, 'vitest.forks.config.ts'), config('forks', false));
+  return dir;
+}
+
+const project = generated === undefined ? app : generate(generated);
+const configs =
+  generated === undefined
+    ? {
+        threads: 'vitest.config.ts',
+        'threads (npm-like)': 'scripts/vitest.npm-like.config.ts',
+        forks: 'vitest.forks.config.ts',
+      }
+    : {
+        'threads + setup': 'vitest.threads.config.ts',
+        'threads, bare': 'vitest.bare.config.ts',
+        forks: 'vitest.forks.config.ts',
+      };
 const names = Object.keys(configs);
 
-/** One vitest process on `config`: its wall time in ms; stops the measurement if the run fails. */
+/** One vitest process on `config`: its wall, user and system times in ms; stops the measurement if the run fails. */
 function run(name) {
   const started = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, [vitest, 'run', '--config', configs[name]], {
-    cwd: app,
-    encoding: 'utf8',
-    env: { ...process.env, FORCE_COLOR: '0' },
-  });
+  const child = spawnSync(
+    '/usr/bin/time',
+    ['-f', 'cwdkit-time %U %S', process.execPath, vitest, 'run', '--config', configs[name]],
+    { cwd: project, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } },
+  );
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (child.status !== 0) {
     process.stderr.write(`${child.stdout}${child.stderr}`);
     throw new Error(`measure: vitest on ${name} exited ${child.status ?? child.signal}`);
   }
-  return ms;
+  const [user, system] = /cwdkit-time ([\d.]+) ([\d.]+)/
+    .exec(child.stderr)
+    .slice(1)
+    .map((s) => Number(s) * 1000);
+  return { ms, user, system };
 }
 
 const median = (values) => {
@@ -58,12 +110,26 @@ console.log(
 );
 for (const name of names) run(name);
 const times = Object.fromEntries(names.map((name) => [name, []]));
+const cpu = Object.fromEntries(names.map((name) => [name, { user: [], system: [] }]));
 for (let round = 0; round < rounds; round++) {
   const order = names.map((_, i) => names[(i + round) % names.length]);
-  for (const name of order) times[name].push(run(name));
+  for (const name of order) {
+    const { ms, user, system } = run(name);
+    times[name].push(ms);
+    cpu[name].user.push(user);
+    cpu[name].system.push(system);
+  }
   console.log(`round ${round + 1}: ${names.map((name) => `${name} ${times[name][round].toFixed(0)} ms`).join(', ')}`);
 }
-const result = { node: process.version, cpus: os.availableParallelism(), load: load(), rounds, configs: {}, times };
+const result = {
+  node: process.version,
+  cpus: os.availableParallelism(),
+  load: load(),
+  rounds,
+  configs: {},
+  times,
+  cpu,
+};
 for (const name of names) {
   const ratios = times[name].map((t, i) => t / times.forks[i]);
   result.configs[name] = {
@@ -71,11 +137,14 @@ for (const name of names) {
     ratioToForks: median(times[name]) / median(times.forks),
     medianRoundRatio: median(ratios),
     ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+    medianUserMs: median(cpu[name].user),
+    medianSystemMs: median(cpu[name].system),
   };
-  const { medianMs, ratioToForks, medianRoundRatio, ratioRange } = result.configs[name];
+  const { medianMs, ratioToForks, medianRoundRatio, ratioRange, medianUserMs, medianSystemMs } = result.configs[name];
   console.log(
     `${name}: median ${medianMs.toFixed(0)} ms, ${ratioToForks.toFixed(3)}x forks ` +
-      `(median of round ratios ${medianRoundRatio.toFixed(3)}, range ${ratioRange.map((r) => r.toFixed(3)).join('-')})`,
+      `(median of round ratios ${medianRoundRatio.toFixed(3)}, range ${ratioRange.map((r) => r.toFixed(3)).join('-')}); ` +
+      `CPU user ${medianUserMs.toFixed(0)} ms, system ${medianSystemMs.toFixed(0)} ms`,
   );
 }
 console.log(`load ${result.load}`);

@@ -40,7 +40,7 @@ describe.skipIf(!node || !kernelHere)('the setup entry in a Node worker, kernel 
     const report = run('loads');
     expect(report.files).toEqual([path.join(packages, 'thread-cwd', 'dist', 'setup.cjs')]);
     expect(report.bareFiles).toEqual([]);
-    // node:fs's opendir is a lazy property of Node's: the early cover reads it to put its trampoline in place.
+    // Node's own fs/dir module: reading node:fs's opendir (to put its trampoline in place) loads it.
     expect(report.builtins).toEqual(['Internal Binding fs_dir', 'NativeModule internal/fs/dir']);
     expect(report).toMatchObject({ installed: 'thread-cwd', kernelCwd: path.join(root, 'sub'), read: 'sub' });
   });
