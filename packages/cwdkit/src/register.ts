@@ -57,7 +57,7 @@ import {
   STRATEGY_VARIABLE,
   threadSlots,
 } from './defaults.js';
-import { deferInstall } from './defer.js';
+import { deferInstall, installedOrWaiting } from './defer.js';
 import { stop } from './preload.js';
 
 interface DenoApi {
@@ -511,7 +511,10 @@ function waitStarted(start: RegisterStart, startModule: StartModule): void {
 }
 
 try {
-  if (installedName() === undefined) {
+  // Nothing to do where a strategy is installed, or a deferred install waits: another copy of this file (its ESM and
+  // CJS builds both preloaded), or @cwdkit/thread-cwd/setup in a worker (which the thread-cwd strategy's Worker cover
+  // preloads first: its install waits for the worker's first chdir).
+  if (!installedOrWaiting()) {
     // A Node worker (Bun and Deno run no preload in workers) installs at its start, as before: the flag's
     // start-up cost is the process's, and what is installed in a worker is then there before its code runs.
     if (mainThread()) {

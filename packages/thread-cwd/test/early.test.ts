@@ -27,8 +27,8 @@ beforeAll(() => {
   fs.writeFileSync(path.join(root, 'sub', 'x.txt'), 'sub');
 });
 
-function run(scenario: string, setup?: string, env: Record<string, string> = {}) {
-  const args = [script, scenario, root, ...(setup ? [setup] : [])];
+function run(scenario: string, setup?: string, env: Record<string, string> = {}, nodeArgs: string[] = []) {
+  const args = [...nodeArgs, script, scenario, root, ...(setup ? [setup] : [])];
   const report = JSON.parse(execFileSync(node as string, args, { encoding: 'utf8', env: { ...process.env, ...env } }));
   expect(report.failed).toBeUndefined();
   expect(report.main).toEqual({ cwd: root, read: 'root' }); // no worker's chdir moved the process
@@ -43,6 +43,13 @@ describe.skipIf(!node || !kernelHere)('the setup entry in a Node worker, kernel 
     // Node's own fs/dir module: reading node:fs's opendir (to put its trampoline in place) loads it.
     expect(report.builtins).toEqual(['Internal Binding fs_dir', 'NativeModule internal/fs/dir']);
     expect(report).toMatchObject({ installed: 'thread-cwd', kernelCwd: path.join(root, 'sub'), read: 'sub' });
+  });
+
+  it('under cwdkit/register with thread-cwd configured, a worker loads the flag and the setup entry, nothing else', () => {
+    const register = path.join(packages, 'cwdkit', 'dist', 'register.cjs');
+    const report = run('loadsUnderFlag', undefined, { CWDKIT_STRATEGY: 'thread-cwd' }, ['--import', register]);
+    expect(report.files.sort()).toEqual([register, path.join(packages, 'thread-cwd', 'dist', 'setup.cjs')].sort());
+    expect(report).toMatchObject({ read: 'sub', kernelCwd: path.join(root, 'sub') });
   });
 
   it.each([
