@@ -68,10 +68,13 @@ export function deferInstall(load: () => void, originals: RuntimeOriginals): Def
     try {
       load();
     } catch (error) {
-      failure = error;
-      stubs.forEach(({ owner, key, descriptor }, index) => {
+      for (let index = 0; index < stubs.length; index++) {
+        const { owner, key, descriptor } = stubs[index] as Stub;
         Object.defineProperty(owner, key, { ...descriptor, value: wrappers[index] });
-      });
+      }
+      // A stack overflow is that call's (a first chdir made deep in recursion), not the load's: the next call loads.
+      if (error instanceof RangeError) waiting = true;
+      else failure = error;
       throw error;
     }
     stubs.forEach((entry, index) => {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { codedError, hasCode, syncBuiltinExports } from '@cwdkit/core';
 import { type Fn, patcher } from './patch.js';
-import { routes } from './routes.js';
+import { type Route, routes } from './routes.js';
 import { handlePath, hold, type Joins, type Own, state, toOs, verify } from './state.js';
 import {
   type Covered,
@@ -633,25 +633,26 @@ const syncForms: Readonly<Record<string, (args: unknown[]) => number>> = {
  */
 export function cover(kernel: boolean): () => void {
   const { replace, undo } = patcher();
-  const early = routes();
-  const routed: { covered: Fn | undefined }[] = [];
+  const routed: Route[] = [];
   const undoAll = () => {
     for (const to of routed) to.covered = undefined;
     undo();
   };
   try {
+    // The trampolines the setup entry put in place at the worker's start (early.ts) get the covered function, wherever
+    // they are now (captured, or moved out of their slot by a spy since restored, or under graceful-fs's wrapper); the
+    // slot itself is left as it is: what sits there calls its trampoline.
+    const early = new Set<string>();
+    for (const to of routes().values()) {
+      to.covered = wrap(to.original, to.entry.kind, to.entry.spec);
+      routed.push(to);
+      early.add(`${to.entry.module}.${to.entry.name}`);
+    }
     for (const entry of coveredFunctions) {
       if (kernel && !onPool(entry)) continue;
+      if (early.has(`${entry.module}.${entry.name}`)) continue;
       const found = ownerOf(entry);
       if (!found) continue;
-      // A trampoline the setup entry put in place at the worker's start (early.ts), perhaps captured since: it gets
-      // the covered function.
-      const to = early.get((found[0] as Record<string, unknown>)[found[1]]);
-      if (to) {
-        to.covered = wrap(to.original, entry.kind, entry.spec);
-        routed.push(to);
-        continue;
-      }
       replace(
         found[0],
         found[1],

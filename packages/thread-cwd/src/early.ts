@@ -5,11 +5,11 @@
 // what code can capture before that chdir (trap 15):
 // - The functions of node:fs and fs/promises that run on libuv's shared pool, which stays in the process cwd: a
 //   library that takes `const { readFile } = require('fs/promises')` now must hold a function that follows the
-//   worker later. Each is a trampoline to the original until install() gives it the covered one (cover.ts). Sync fs,
+//   worker later. Each is a trampoline to the original until install() gives it the covered one (cover.ts), wherever
+//   it is by then (a spy put over it and restored, a wrapper that calls it). Sync fs,
 //   child_process and net need nothing: in kernel mode they run on the thread, which the kernel moves.
-// - node:fs/promises itself is not loaded for that (~2 ms of a fresh worker): its functions get their trampolines when
-//   the worker first reaches it (fs.promises, require, process.getBuiltinModule); ES module named imports of it
-//   follow at install (syncBuiltinExports).
+// - node:fs/promises is loaded for that (~2 ms of a fresh worker): an ES module's named import of it, or `import()`,
+//   reaches the module through no hook a CommonJS file can set, and a value taken from there is final.
 // - `Worker`, covered as on the main thread at start (worker-class.ts), so a worker started from here starts installed.
 // - process.chdir and process.cwd, as stubs that wait (cwdkit/defer): the first chdir loads and installs.
 import { deferInstall, installedOrWaiting } from 'cwdkit/defer';
@@ -34,7 +34,7 @@ function route(module: 'fs' | 'fs/promises', exported: object): boolean {
     const [host, key] = found as [Record<string, unknown>, string];
     const original = host[key] as Fn;
     if (routes().has(original)) continue; // placed already (a second copy of this file)
-    const to: Route = { original, covered: undefined };
+    const to: Route = { original, covered: undefined, entry };
     const trampoline = named(function (this: unknown, ...args: unknown[]) {
       return Reflect.apply(to.covered ?? original, this, args);
     }, original);
@@ -51,52 +51,18 @@ function route(module: 'fs' | 'fs/promises', exported: object): boolean {
   return true;
 }
 
-/**
- * fs/promises' trampolines, put in place when the worker first reaches the module: through `fs.promises`, a CommonJS
- * require (Module._load, as require-in-the-middle hooks it) or process.getBuiltinModule. Each hook passes through once
- * that happened.
- */
-function routePromisesOnFirstUse(Module: { _load: Fn } | undefined): void {
-  const original = Object.getOwnPropertyDescriptor(fs, 'promises');
-  // Node's is a configurable getter that loads the module: anything else is routed now.
-  if (!original?.get || !original.configurable) {
-    route('fs/promises', fs.promises);
-    return;
-  }
-  let done = false;
-  const reached = () => {
-    if (done) return;
-    done = true;
-    if (Object.getOwnPropertyDescriptor(fs, 'promises')?.get === promises)
-      Object.defineProperty(fs, 'promises', original);
-    route('fs/promises', fs.promises);
-    syncBuiltinExports();
-  };
-  const promises = function (this: unknown) {
-    reached();
-    return fs.promises;
-  };
-  Object.defineProperty(fs, 'promises', { ...original, get: promises });
-  const isPromises = (id: unknown) => id === 'fs/promises' || id === 'node:fs/promises';
-  const getBuiltinModule = process.getBuiltinModule;
-  process.getBuiltinModule = named(function (this: unknown, ...args: unknown[]) {
-    const exported = Reflect.apply(getBuiltinModule, this, args);
-    if (isPromises(args[0])) reached();
-    return exported;
-  }, getBuiltinModule as Fn) as typeof getBuiltinModule;
-  if (typeof Module?._load === 'function') {
-    const load = Module._load;
-    Module._load = named(function (this: unknown, ...args: unknown[]) {
-      const exported = Reflect.apply(load, this, args);
-      if (isPromises(args[0])) reached();
-      return exported;
-    }, load);
-  }
+/** Whether this worker may load an addon (the kernel calls are one): not under --no-addons, nor Node's permission model
+ * without --allow-addons. */
+function addonsAllowed(): boolean {
+  const flags = process.execArgv;
+  if (flags.includes('--no-addons')) return false;
+  const permission = flags.some((flag) => flag === '--permission' || flag === '--experimental-permission');
+  return !permission || flags.includes('--allow-addons');
 }
 
 /** Whether the process runs under no seccomp filter: then nothing refuses unshare(CLONE_FS) (trap 17). */
 function noSeccompFilter(): boolean {
-  // One read into a buffer: readFileSync with an encoding loads TextDecoder (~0.3 ms of a fresh worker).
+  // One read into a buffer: a proc file says it is empty, and readFileSync reads it in chunks it grows.
   const buffer = Buffer.allocUnsafe(4096);
   let fd: number | undefined;
   try {
@@ -115,7 +81,7 @@ function noSeccompFilter(): boolean {
  * that never chdir'd, nothing installed here yet), puts the early cover in place, defers the install to the first use
  * with `load`, and returns true. Anywhere else, false: the setup entry installs at once.
  */
-export function deferKernelInstall(load: () => void, moduleClass: () => { _load: Fn } | undefined): boolean {
+export function deferKernelInstall(load: () => void): boolean {
   const globals = globalThis as { Bun?: unknown; Deno?: unknown };
   if (globals.Bun !== undefined || globals.Deno !== undefined || process.platform !== 'linux') return false;
   const threads = process.getBuiltinModule('node:worker_threads'); // a worker's bootstrap loaded it
@@ -129,12 +95,9 @@ export function deferKernelInstall(load: () => void, moduleClass: () => { _load:
   // The setup entry ran already (its ESM and CJS copies): its load waits, or ran.
   if (deferredHere()) return true;
   if (installedOrWaiting()) return false;
-  if (!noSeccompFilter()) return false;
+  if (!addonsAllowed() || !noSeccompFilter()) return false;
 
-  if (!route('fs', fs)) return false;
-  const loaded = (process as { moduleLoadList?: readonly string[] }).moduleLoadList;
-  if (!loaded || loaded.includes('NativeModule internal/fs/promises')) route('fs/promises', fs.promises);
-  else routePromisesOnFirstUse(moduleClass());
+  if (!route('fs', fs) || !route('fs/promises', fs.promises)) return false;
   takeAdded();
   coverAtStart();
   syncBuiltinExports();

@@ -117,7 +117,10 @@ function kernelAllowed(): boolean {
 }
 
 /** Kernel mode's calls (see kernel.ts), where it is allowed, the addon loads and unshare(CLONE_FS) is allowed. */
-const calls = threadScoped && !denoMode && kernelAllowed() ? kernelCalls() : undefined;
+// A worker whose setup entry deferred its install (routes.ts) was given kernel mode at its start: a
+// CWDKIT_THREAD_CWD_KERNEL=0 set since (a test runner's env, applied after the setup file) cannot make it handles mode
+// now, when functions taken meanwhile hold only the pool's cover.
+const calls = threadScoped && !denoMode && (deferredHere() || kernelAllowed()) ? kernelCalls() : undefined;
 const threadCwdMode: ThreadCwdMode = calls || denoMode ? 'kernel' : 'handles';
 
 const capabilities: CwdCapabilities = threadScoped

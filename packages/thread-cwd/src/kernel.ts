@@ -26,7 +26,8 @@ export function kernelCalls(): Kernel | undefined {
 export function noKernelCalls(): string {
   const calls = kernel();
   if (calls instanceof Error) return calls.message;
-  return `unshare(CLONE_FS) was refused (${getSystemErrorName(-calls.probeUnshare())})`;
+  const error = calls.probeUnshare();
+  return error === 0 ? 'kernel mode was turned off' : `unshare(CLONE_FS) was refused (${getSystemErrorName(-error)})`;
 }
 
 const O_PATH = 0o10000000;

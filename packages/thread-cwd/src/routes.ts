@@ -1,11 +1,13 @@
 // The early cover's record in this thread (early.ts puts it in place at a worker's start, cover.ts takes it over at
 // install): which functions are trampolines, and whether the install was deferred. Imports nothing at run time.
 import type { Fn } from './patch.js';
+import type { Covered } from './surface.js';
 
-/** A trampoline's target: the covered function once install() sets it, else the original. */
+/** A trampoline's target: the covered function once install() sets it, else the original; and what it stands for. */
 export interface Route {
   readonly original: Fn;
   covered: Fn | undefined;
+  readonly entry: Covered;
 }
 
 /** As core's threadSlots() on Node (this file loads no core): the same object in every vm context of the thread. */

@@ -1,11 +1,9 @@
-// The setup entry's CommonJS build (dist/setup.cjs; setup.ts says what it does): its loads are require()s, and its
-// own Module class sees every later require of node:fs/promises (early.ts).
+// The setup entry's CommonJS build (dist/setup.cjs; setup.ts says what it does): its loads are require()s.
 import { deferKernelInstall } from './early.js';
 import { setupInstall } from './setup-install.js';
 
-declare const module: { constructor: { _load: (...args: unknown[]) => unknown } };
 declare const require: (id: string) => never;
 
 const install = () =>
   setupInstall({ cwdkit: require('cwdkit'), threadCwd: require('./index.cjs'), core: require('@cwdkit/core') });
-if (!deferKernelInstall(install, () => module.constructor)) install();
+if (!deferKernelInstall(install)) install();

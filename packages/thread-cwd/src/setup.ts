@@ -3,21 +3,17 @@
 // it does nothing; where install() refuses (a Bun worker, a system without /proc/self/fd) it throws that.
 //
 // The entry loads nothing else at first: in a Node worker where kernel mode is to be expected, the install waits for
-// the worker's first chdir (early.ts), so a worker that never chdirs pays ~3 ms instead of ~25. That load is
+// the worker's first chdir (early.ts), so a worker that never chdirs pays a few ms instead of ~25. That load is
 // synchronous (a chdir answers at once): the CommonJS builds of cwdkit and of this package. Everywhere else it installs
 // now, from the ES modules, in this realm (a vm context's install() must see that it runs in one, and refuse).
 // This is the ES module build; setup-cjs.ts is the CommonJS one.
 import { deferKernelInstall } from './early.js';
-import type { Fn } from './patch.js';
 import { setupInstall } from './setup-install.js';
-
-/** CommonJS's Module class (its _load sees every require of node:fs/promises): node:module's, asked for only then. */
-const moduleClass = () => process.getBuiltinModule('node:module').Module as unknown as { _load: Fn };
 
 const deferred = deferKernelInstall(() => {
   const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
   setupInstall({ cwdkit: require('cwdkit'), threadCwd: require('./index.cjs'), core: require('@cwdkit/core') });
-}, moduleClass);
+});
 if (!deferred) {
   const [cwdkit, threadCwd, core] = await Promise.all([import('cwdkit'), import('./index.js'), import('@cwdkit/core')]);
   setupInstall({ cwdkit, threadCwd, core });

@@ -40,8 +40,14 @@ describe.skipIf(!node || !kernelHere)('the setup entry in a Node worker, kernel 
     const report = run('loads');
     expect(report.files).toEqual([path.join(packages, 'thread-cwd', 'dist', 'setup.cjs')]);
     expect(report.bareFiles).toEqual([]);
-    // Node's own fs/dir module: reading node:fs's opendir (to put its trampoline in place) loads it.
-    expect(report.builtins).toEqual(['Internal Binding fs_dir', 'NativeModule internal/fs/dir']);
+    // node:fs/promises and what it loads (an ES module's import of it is final: early.ts), and Node's own fs/dir module
+    // (reading node:fs's opendir to put its trampoline in place loads it); nothing of cwdkit's, nor the ES module
+    // resolver, node:url, node:module, child_process or net.
+    expect(report.builtins).toContain('NativeModule internal/fs/promises');
+    const others = report.builtins.filter(
+      (name: string) => !/internal\/(fs|readline|repl)\/|fs_dir|fs_event_wrap|Binding uv$|\bos$/.test(name),
+    );
+    expect(others).toEqual([]);
     expect(report).toMatchObject({ installed: 'thread-cwd', kernelCwd: path.join(root, 'sub'), read: 'sub' });
   });
 
@@ -63,8 +69,27 @@ describe.skipIf(!node || !kernelHere)('the setup entry in a Node worker, kernel 
     },
   );
 
-  it('an ES module worker (the ESM entry by --import): a static named import and a require of fs/promises follow', () => {
-    expect(run('esm')).toMatchObject({ read: 'sub', imported: 'sub', required: 'sub' });
+  it.each([
+    ['esm', 'the ESM entry by --import'],
+    ['esmRequired', 'the CJS entry by --require, as the Worker cover adds it'],
+  ])(
+    'an ES module worker (%s: %s): fs/promises imported, copied, import()ed and required before the first chdir follow',
+    (name) => {
+      const expected = { read: 'sub', live: 'sub', saved: 'sub', imported: 'sub', required: 'sub' };
+      expect(run(name)).toMatchObject(expected);
+    },
+  );
+
+  it('a spy put over readFile (fs and fs/promises) before the first chdir and restored after it: both read there', () => {
+    expect(run('spyRestored')).toMatchObject({ read: 'sub', spied: 'sub', restored: ['sub', 'sub'] });
+  });
+
+  it('CWDKIT_THREAD_CWD_KERNEL=0 set in the worker after its start: its first chdir is kernel mode, right', () => {
+    expect(run('envLate')).toMatchObject({ read: 'sub', async: 'sub', kernelCwd: path.join(root, 'sub') });
+  });
+
+  it('a worker under --no-addons installs handles mode at its start, and its chdir works', () => {
+    expect(run('noAddons')).toMatchObject({ read: 'sub', async: 'sub', kernelCwd: root });
   });
 
   it("node:fs's callbacks and a read stream taken before the first chdir read there after it", () => {
