@@ -14,7 +14,7 @@
 // - process.chdir and process.cwd, as stubs that wait (cwdkit/defer): the first chdir loads and installs.
 import { deferInstall, installedOrWaiting } from 'cwdkit/defer';
 import type { Fn } from './patch.js';
-import { deferredHere, markDeferred, type Route, routes } from './routes.js';
+import { deferredHere, keepEarlyNames, markDeferred, type Route, routes } from './routes.js';
 import { coveredFunctions, hostOf, named, onPool } from './surface.js';
 import { coverAtStart, HANDOFF, PRIVATE_FS, syncBuiltinExports, takeAdded } from './worker-class.js';
 
@@ -97,6 +97,12 @@ export function deferKernelInstall(load: () => void): boolean {
   if (installedOrWaiting()) return false;
   if (!addonsAllowed() || !noSeccompFilter()) return false;
 
+  keepEarlyNames(
+    new Set([
+      ...Object.keys(fs).map((name) => `fs.${name}`),
+      ...Object.keys(fs.promises).map((n) => `fs/promises.${n}`),
+    ]),
+  );
   if (!route('fs', fs) || !route('fs/promises', fs.promises)) return false;
   takeAdded();
   coverAtStart();

@@ -26,3 +26,15 @@ export const routes = (): Map<unknown, Route> => {
   slots[ROUTES] ??= new Map<unknown, Route>();
   return slots[ROUTES] as Map<unknown, Route>;
 };
+
+const NAMES = Symbol.for('cwdkit.thread-cwd.early-names.v1');
+
+/**
+ * The names node:fs and fs/promises exported when the setup entry deferred the install ('fs.readFile',
+ * 'fs/promises.stat'): what a library adds before the install (graceful-fs's `fs.gracefulify`) is not Node's, and is no
+ * uncovered function of Node's to warn about. Undefined where the install was not deferred.
+ */
+export const earlyNames = (): ReadonlySet<string> | undefined => slots[NAMES] as ReadonlySet<string> | undefined;
+export const keepEarlyNames = (names: ReadonlySet<string>): void => {
+  slots[NAMES] = names;
+};

@@ -84,6 +84,10 @@ describe.skipIf(!node || !kernelHere)('the setup entry in a Node worker, kernel 
     expect(run('spyRestored')).toMatchObject({ read: 'sub', spied: 'sub', restored: ['sub', 'sub'] });
   });
 
+  it('a function a library added to node:fs before the first chdir (gracefulify) is not warned about as uncovered', () => {
+    expect(run('libraryAdded')).toMatchObject({ read: 'sub', async: 'sub', warnings: [] });
+  });
+
   it('CWDKIT_THREAD_CWD_KERNEL=0 set in the worker after its start: its first chdir is kernel mode, right', () => {
     expect(run('envLate')).toMatchObject({ read: 'sub', async: 'sub', kernelCwd: path.join(root, 'sub') });
   });
