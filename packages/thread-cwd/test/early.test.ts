@@ -9,10 +9,15 @@ import path from 'node:path';
 import { findRuntime } from '@cwdkit/conformance';
 import { kernel } from '@cwdkit/native/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAJORS } from './majors.js';
 
 const script = path.join(import.meta.dirname, 'fixtures', 'early.cjs');
 const packages = path.join(import.meta.dirname, '..', '..');
-const node = findRuntime('node24');
+// Node 24 in npm test; Node 22 and 26 too in npm run test:release (majors.ts).
+const nodes = MAJORS.flatMap((name) => {
+  const binary = findRuntime(name);
+  return binary ? [[name, binary] as const] : [];
+});
 const kernelHere =
   process.platform === 'linux' &&
   process.env.CWDKIT_THREAD_CWD_KERNEL !== '0' &&
@@ -27,116 +32,130 @@ beforeAll(() => {
   fs.writeFileSync(path.join(root, 'sub', 'x.txt'), 'sub');
 });
 
+let node = '';
 function run(scenario: string, setup?: string, env: Record<string, string> = {}, nodeArgs: string[] = []) {
   const args = [...nodeArgs, script, scenario, root, ...(setup ? [setup] : [])];
-  const report = JSON.parse(execFileSync(node as string, args, { encoding: 'utf8', env: { ...process.env, ...env } }));
+  const report = JSON.parse(execFileSync(node, args, { encoding: 'utf8', env: { ...process.env, ...env } }));
   expect(report.failed).toBeUndefined();
   expect(report.main).toEqual({ cwd: root, read: 'root' }); // no worker's chdir moved the process
   return report;
 }
 
-describe.skipIf(!node || !kernelHere)('the setup entry in a Node worker, kernel mode expected', () => {
-  it('loads only its own file and no builtin module the worker had not loaded until the first chdir, which installs', () => {
-    const report = run('loads');
-    expect(report.files).toEqual([path.join(packages, 'thread-cwd', 'dist', 'setup.cjs')]);
-    expect(report.bareFiles).toEqual([]);
-    // node:fs/promises and what it loads (an ES module's import of it is final: early.ts), and Node's own fs/dir module
-    // (reading node:fs's opendir to put its trampoline in place loads it); nothing of cwdkit's, nor the ES module
-    // resolver, node:url, node:module, child_process or net.
-    expect(report.builtins).toContain('NativeModule internal/fs/promises');
-    const others = report.builtins.filter(
-      (name: string) => !/internal\/(fs|readline|repl)\/|fs_dir|fs_event_wrap|Binding uv$|\bos$/.test(name),
-    );
-    expect(others).toEqual([]);
-    expect(report).toMatchObject({ installed: 'thread-cwd', kernelCwd: path.join(root, 'sub'), read: 'sub' });
-  });
-
-  it('under cwdkit/register with thread-cwd configured, a worker loads the flag and the setup entry, nothing else', () => {
-    const register = path.join(packages, 'cwdkit', 'dist', 'register.cjs');
-    const report = run('loadsUnderFlag', undefined, { CWDKIT_STRATEGY: 'thread-cwd' }, ['--import', register]);
-    expect(report.files.sort()).toEqual([register, path.join(packages, 'thread-cwd', 'dist', 'setup.cjs')].sort());
-    expect(report).toMatchObject({ read: 'sub', kernelCwd: path.join(root, 'sub') });
-  });
-
-  it.each([
-    ['capturedRequire', "require('fs/promises')"],
-    ['capturedBuiltin', "process.getBuiltinModule('node:fs/promises')"],
-    ['capturedProperty', 'fs.promises'],
-  ])(
-    'fs/promises reached first by %s (%s), its readFile taken before the first chdir, reads there after it',
-    (name) => {
-      expect(run(name)).toMatchObject({ read: 'sub', async: 'sub' });
-    },
-  );
-
-  it.each([
-    ['esm', 'the ESM entry by --import'],
-    ['esmRequired', 'the CJS entry by --require, as the Worker cover adds it'],
-  ])(
-    'an ES module worker (%s: %s): fs/promises imported, copied, import()ed and required before the first chdir follow',
-    (name) => {
-      const expected = { read: 'sub', live: 'sub', saved: 'sub', imported: 'sub', required: 'sub' };
-      expect(run(name)).toMatchObject(expected);
-    },
-  );
-
-  it('a spy put over readFile (fs and fs/promises) before the first chdir and restored after it: both read there', () => {
-    expect(run('spyRestored')).toMatchObject({ read: 'sub', spied: 'sub', restored: ['sub', 'sub'] });
-  });
-
-  it('a function a library added to node:fs before the first chdir (gracefulify) is not warned about as uncovered', () => {
-    expect(run('libraryAdded')).toMatchObject({ read: 'sub', async: 'sub', warnings: [] });
-  });
-
-  it('CWDKIT_THREAD_CWD_KERNEL=0 set in the worker after its start: its first chdir is kernel mode, right', () => {
-    expect(run('envLate')).toMatchObject({ read: 'sub', async: 'sub', kernelCwd: path.join(root, 'sub') });
-  });
-
-  it('a worker under --no-addons installs handles mode at its start, and its chdir works', () => {
-    expect(run('noAddons')).toMatchObject({ read: 'sub', async: 'sub', kernelCwd: root });
-  });
-
-  it("node:fs's callbacks and a read stream taken before the first chdir read there after it", () => {
-    expect(run('capturedCallback')).toMatchObject({ read: 'sub', async: { callback: 'sub', stream: 'sub', size: 3 } });
-  });
-
-  it('a wrapper put over process.cwd before the first chdir stays on top of the install that chdir triggers', () => {
-    expect(run('mock')).toMatchObject({
-      mocked: { cwd: '/mocked', resolve: '/mocked/x' },
-      restored: path.join(root, 'sub'),
-      read: 'sub',
-    });
-  });
-
-  describe('a copy of the packages whose @cwdkit/native has no addon', () => {
-    const copy = path.join(scratch, 'copy');
-    const setup = path.join(copy, 'node_modules', '@cwdkit', 'thread-cwd', 'dist', 'setup.cjs');
+describe.skipIf(nodes.length === 0 || !kernelHere).each(nodes)(
+  'the setup entry in a %s worker, kernel mode expected',
+  (name, binary) => {
     beforeAll(() => {
-      for (const [name, folder] of [
-        ['cwdkit', 'cwdkit'],
-        ['@cwdkit/core', 'core'],
-        ['@cwdkit/native', 'native'], // its JavaScript only: no build/, no prebuilds/
-        ['@cwdkit/sab-atomics', 'sab-atomics'],
-        ['@cwdkit/thread-cwd', 'thread-cwd'],
-      ] as const) {
-        for (const part of ['dist', 'package.json']) {
-          fs.cpSync(path.join(packages, folder, part), path.join(copy, 'node_modules', name, part), {
-            recursive: true,
-          });
+      node = binary;
+    });
+
+    it('loads only its own file and no builtin module the worker had not loaded until the first chdir, which installs', () => {
+      const report = run('loads');
+      expect(report.files).toEqual([path.join(packages, 'thread-cwd', 'dist', 'setup.cjs')]);
+      expect(report.bareFiles).toEqual([]);
+      // node:fs/promises and what it loads (an ES module's import of it is final: early.ts), and Node's own fs/dir module
+      // (reading node:fs's opendir to put its trampoline in place loads it); nothing of cwdkit's, nor the ES module
+      // resolver, node:url, node:module, child_process or net. Node 26 loads the ES module loader in every worker, so
+      // there the entry syncs the builtins' ES module exports (node:module) at once, as an install would.
+      expect(report.builtins).toContain('NativeModule internal/fs/promises');
+      const others = report.builtins.filter(
+        (loaded: string) => !/internal\/(fs|readline|repl)\/|fs_dir|fs_event_wrap|Binding uv$|\bos$/.test(loaded),
+      );
+      expect(others).toEqual(
+        name === 'node26' ? ['NativeModule internal/source_map/source_map', 'NativeModule module'] : [],
+      );
+      expect(report).toMatchObject({ installed: 'thread-cwd', kernelCwd: path.join(root, 'sub'), read: 'sub' });
+    });
+
+    it('under cwdkit/register with thread-cwd configured, a worker loads the flag and the setup entry, nothing else', () => {
+      const register = path.join(packages, 'cwdkit', 'dist', 'register.cjs');
+      const report = run('loadsUnderFlag', undefined, { CWDKIT_STRATEGY: 'thread-cwd' }, ['--import', register]);
+      expect(report.files.sort()).toEqual([register, path.join(packages, 'thread-cwd', 'dist', 'setup.cjs')].sort());
+      expect(report).toMatchObject({ read: 'sub', kernelCwd: path.join(root, 'sub') });
+    });
+
+    it.each([
+      ['capturedRequire', "require('fs/promises')"],
+      ['capturedBuiltin', "process.getBuiltinModule('node:fs/promises')"],
+      ['capturedProperty', 'fs.promises'],
+    ])(
+      'fs/promises reached first by %s (%s), its readFile taken before the first chdir, reads there after it',
+      (name) => {
+        expect(run(name)).toMatchObject({ read: 'sub', async: 'sub' });
+      },
+    );
+
+    it.each([
+      ['esm', 'the ESM entry by --import'],
+      ['esmRequired', 'the CJS entry by --require, as the Worker cover adds it'],
+    ])(
+      'an ES module worker (%s: %s): fs/promises imported, copied, import()ed and required before the first chdir follow',
+      (name) => {
+        const expected = { read: 'sub', live: 'sub', saved: 'sub', imported: 'sub', required: 'sub' };
+        expect(run(name)).toMatchObject(expected);
+      },
+    );
+
+    it('a spy put over readFile (fs and fs/promises) before the first chdir and restored after it: both read there', () => {
+      expect(run('spyRestored')).toMatchObject({ read: 'sub', spied: 'sub', restored: ['sub', 'sub'] });
+    });
+
+    it('a function a library added to node:fs before the first chdir (gracefulify) is not warned about as uncovered', () => {
+      expect(run('libraryAdded')).toMatchObject({ read: 'sub', async: 'sub', warnings: [] });
+    });
+
+    it('CWDKIT_THREAD_CWD_KERNEL=0 set in the worker after its start: its first chdir is kernel mode, right', () => {
+      expect(run('envLate')).toMatchObject({ read: 'sub', async: 'sub', kernelCwd: path.join(root, 'sub') });
+    });
+
+    it('a worker under --no-addons installs handles mode at its start, and its chdir works', () => {
+      expect(run('noAddons')).toMatchObject({ read: 'sub', async: 'sub', kernelCwd: root });
+    });
+
+    it("node:fs's callbacks and a read stream taken before the first chdir read there after it", () => {
+      expect(run('capturedCallback')).toMatchObject({
+        read: 'sub',
+        async: { callback: 'sub', stream: 'sub', size: 3 },
+      });
+    });
+
+    it('a wrapper put over process.cwd before the first chdir stays on top of the install that chdir triggers', () => {
+      expect(run('mock')).toMatchObject({
+        mocked: { cwd: '/mocked', resolve: '/mocked/x' },
+        restored: path.join(root, 'sub'),
+        read: 'sub',
+      });
+    });
+
+    describe('a copy of the packages whose @cwdkit/native has no addon', () => {
+      const copy = path.join(scratch, 'copy');
+      const setup = path.join(copy, 'node_modules', '@cwdkit', 'thread-cwd', 'dist', 'setup.cjs');
+      beforeAll(() => {
+        for (const [name, folder] of [
+          ['cwdkit', 'cwdkit'],
+          ['@cwdkit/core', 'core'],
+          ['@cwdkit/native', 'native'], // its JavaScript only: no build/, no prebuilds/
+          ['@cwdkit/sab-atomics', 'sab-atomics'],
+          ['@cwdkit/thread-cwd', 'thread-cwd'],
+        ] as const) {
+          for (const part of ['dist', 'package.json']) {
+            fs.cpSync(path.join(packages, folder, part), path.join(copy, 'node_modules', name, part), {
+              recursive: true,
+            });
+          }
         }
-      }
-    });
+      });
 
-    it("the first chdir refuses with ERR_CWDKIT_UNSHARE_FAILED, naming the addon's error and the way out; nothing moved", () => {
-      const report = run('refused', setup);
-      expect(report.error.code).toBe('ERR_CWDKIT_UNSHARE_FAILED');
-      expect(report.error.message).toMatch(/no addon loads .*CWDKIT_THREAD_CWD_KERNEL=0/s);
-      expect(report).toMatchObject({ again: 'ERR_CWDKIT_UNSHARE_FAILED', cwd: root, read: 'root', async: 'root' });
-    });
+      it("the first chdir refuses with ERR_CWDKIT_UNSHARE_FAILED, naming the addon's error and the way out; nothing moved", () => {
+        const report = run('refused', setup);
+        expect(report.error.code).toBe('ERR_CWDKIT_UNSHARE_FAILED');
+        expect(report.error.message).toMatch(/no addon loads .*CWDKIT_THREAD_CWD_KERNEL=0/s);
+        expect(report).toMatchObject({ again: 'ERR_CWDKIT_UNSHARE_FAILED', cwd: root, read: 'root', async: 'root' });
+      });
 
-    it('with CWDKIT_THREAD_CWD_KERNEL=0 the worker installs handles mode at its start, and its chdir works', () => {
-      const report = run('capturedCallback', setup, { CWDKIT_THREAD_CWD_KERNEL: '0' });
-      expect(report).toMatchObject({ read: 'sub', async: { callback: 'sub', stream: 'sub', size: 3 } });
+      it('with CWDKIT_THREAD_CWD_KERNEL=0 the worker installs handles mode at its start, and its chdir works', () => {
+        const report = run('capturedCallback', setup, { CWDKIT_THREAD_CWD_KERNEL: '0' });
+        expect(report).toMatchObject({ read: 'sub', async: { callback: 'sub', stream: 'sub', size: 3 } });
+      });
     });
-  });
-});
+  },
+);
