@@ -45,7 +45,7 @@ for (const name of packages) {
 // Per-major tests that npm test runs on Node 24 only; here on Node 22 and 26 (titled "node22" or "node 22"):
 // thread-cwd's (its test/majors.ts) and cwdkit's (majorRuns in its test/helpers.ts).
 const perMajor = {
-  'thread-cwd': ['workers', 'differential', 'enumeration', 'vitest-pools', 'mkdir-deleted', 'kernel'],
+  'thread-cwd': ['workers', 'differential', 'enumeration', 'vitest-pools', 'mkdir-deleted', 'kernel', 'early'],
   cwdkit: ['worker-counter', 'register'],
 };
 for (const [name, tests] of Object.entries(perMajor)) {
