@@ -42,7 +42,10 @@ function route(module: 'fs' | 'fs/promises', exported: object): boolean {
       host[key] = trampoline;
     } catch {}
     if (host[key] !== trampoline) {
-      for (const [owner, name, value] of placed.reverse()) owner[name] = value;
+      for (const [owner, name, value] of placed.reverse()) {
+        routes().delete(owner[name]);
+        owner[name] = value;
+      }
       return false;
     }
     placed.push([host, key, original]);
