@@ -620,9 +620,14 @@ extern "C" int CwdkitThreadCreate(pthread_t* thread, const pthread_attr_t* attr,
   return start.result;
 }
 
+// Whether the executable's own thread starts are routed too: asked by unshareFs(true) where the runtime starts threads
+// on demand from whichever thread needs one (Bun's work pool grows from the thread that schedules; its Worker threads
+// and JavaScriptCore's helpers start from the worker's thread), which no Worker cover can bracket.
+std::atomic<bool> routeExecutable{false};
+
 // The libraries never routed: their pthread_create is the thread's own business (the kernel's, the runtime's).
 bool Unrouted(const char* name) {
-  if (name == nullptr || name[0] == '\0') return true;  // the executable
+  if (name == nullptr || name[0] == '\0') return !routeExecutable.load();  // the executable
   const char* slash = std::strrchr(name, '/');
   const char* base = slash != nullptr ? slash + 1 : name;
   for (const char* prefix : {"linux-vdso", "linux-gate", "ld-linux", "ld-musl", "libc.so", "libpthread.so"}) {
@@ -760,10 +765,21 @@ napi_value RouteThreadStartsJs(napi_env env, napi_callback_info) {
   return value;
 }
 
-// unshareFs() → 0 or errno: the pool started, then this thread's fs_struct made its own. Once per thread is enough
-// (a second call copies the copy); the caller keeps track.
-napi_value UnshareFs(napi_env env, napi_callback_info) {
+// unshareFs(executable?) → 0 or errno: the pool started, then this thread's fs_struct made its own. Once per thread is
+// enough (a second call copies the copy); the caller keeps track. With `true`, the executable's thread starts are
+// routed from now on too (routeExecutable).
+napi_value UnshareFs(napi_env env, napi_callback_info info) {
   napi_value value;
+  size_t argc = 1;
+  napi_value argv[1];
+  bool executable = false;
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  if (argc >= 1) napi_get_value_bool(env, argv[0], &executable);
+  if (executable && !routeExecutable.exchange(true)) {
+    std::lock_guard<std::mutex> lock(routeMutex);
+    routedAdds = 0;  // the libraries already routed are walked again, the executable with them
+    routedSubs = 0;
+  }
   auto* start = new PoolStart();
   napi_value name;
   napi_create_string_utf8(env, "cwdkit.poolStart", NAPI_AUTO_LENGTH, &name);

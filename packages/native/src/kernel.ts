@@ -10,8 +10,10 @@ export interface Kernel {
    * Gives the calling thread an fs_struct (cwd, root, umask) of its own: 0 or an errno. libuv's threadpool is started
    * first, so that it keeps sharing the process's (trap 16). Node's own threads this thread starts afterwards (a
    * Worker's) share its copy; those of every library loaded in the process share the process's (routeThreadStarts).
+   * With `executable`, the executable's own later thread starts from such a thread share the process's too, from now
+   * on, in every thread (Bun: its work pool grows from whichever thread schedules work).
    */
-  unshareFs(): number;
+  unshareFs(executable?: boolean): number;
   /**
    * For a thread whose fs_struct is its own, after it loads a library: that library's later pthread_create calls
    * from such a thread make their thread share the process's fs_struct, not the caller's copy (unshareFs() does this

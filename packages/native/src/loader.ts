@@ -21,7 +21,7 @@ export interface Binding {
   noop(): void;
   /** Linux only, for @cwdkit/thread-cwd's kernel mode (see src/kernel.ts). */
   probeUnshare?(): number;
-  unshareFs?(): number;
+  unshareFs?(executable?: boolean): number;
   umask?(mask?: number): number;
   fchdir?(fd: number): number;
   routeThreadStarts?(): number;

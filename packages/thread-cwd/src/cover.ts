@@ -5,10 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { codedError, hasCode, syncBuiltinExports } from '@cwdkit/core';
+import { bun, coverBun } from './bun.js';
 import { type Fn, patcher } from './patch.js';
 import { earlyNames, type Route, routes } from './routes.js';
 import { handlePath, hold, type Joins, type Own, state, toOs, verify } from './state.js';
 import {
+  bunCoveredFunctions,
   type Covered,
   coveredFunctions,
   hostOf,
@@ -37,6 +39,12 @@ export const takesNoPath: Readonly<Record<string, string>> = {
       .concat(['writev'])
       .flatMap((name) => [`fs.${name}`, `fs.${name}Sync`])
       .map((name) => [name, 'takes a file descriptor']),
+  ),
+  // Bun's fs/promises exports fd forms too.
+  ...Object.fromEntries(
+    ['close', 'fchmod', 'fchown', 'fdatasync', 'fstat', 'fsync', 'ftruncate', 'futimes', 'read', 'readv', 'write']
+      .concat(['writev'])
+      .map((name) => [`fs/promises.${name}`, 'takes a file descriptor (Bun)']),
   ),
   'fs.realpath': 'resolves with path.resolve, which reads the installed process.cwd()',
   'fs.realpathSync': 'resolves with path.resolve, which reads the installed process.cwd()',
@@ -126,7 +134,7 @@ interface DirLike {
   readSync(): unknown;
   close(...args: unknown[]): unknown;
   closeSync(): unknown;
-  entries(): AsyncIterableIterator<unknown>;
+  entries?(): AsyncIterableIterator<unknown>;
   [Symbol.asyncIterator](): AsyncIterableIterator<unknown>;
   [Symbol.dispose]?(): void;
   [Symbol.asyncDispose]?(): Promise<void>;
@@ -141,7 +149,8 @@ function fixDir(own: Own, dir: DirLike, asked: unknown): DirLike {
   Object.defineProperty(dir, 'path', { value: asked, configurable: true });
   const done = hold(own);
   unreachable.register(dir, done);
-  const { read, readSync, close, closeSync, entries } = dir;
+  const { read, readSync, close, closeSync } = dir;
+  const entries = dir.entries ?? dir[Symbol.asyncIterator]; // Bun's Dir has no entries()
   const asyncDispose = dir[Symbol.asyncDispose]; // fs's [Symbol.dispose] calls closeSync, wrapped here
   dir.closeSync = () => {
     try {
@@ -219,6 +228,10 @@ function fixResult(own: Own, returns: Returns | undefined, result: unknown, aske
       return result;
     case 'dir':
       return result && typeof result === 'object' ? fixDir(own, result as DirLike, asked) : result;
+    case 'file': // a BunFile's name is the path as asked
+      if (result && typeof result === 'object')
+        Object.defineProperty(result, 'name', { value: asked, configurable: true });
+      return result;
     case 'disposable':
       if (result && typeof result === 'object') {
         const disposable = result as { path?: unknown };
@@ -295,9 +308,20 @@ function keepBlob(own: Own, blob: Blob): void {
           result = method.apply(this, args);
         } catch (error) {
           done();
-          throw error;
+          throw fixError(error, own);
         }
-        if (result instanceof Promise) return result.finally(done);
+        if (result instanceof Promise) {
+          return result.then(
+            (value) => {
+              done();
+              return value;
+            },
+            (error: unknown) => {
+              done();
+              throw fixError(error, own); // a read's error names the path as asked (Bun's does name it)
+            },
+          );
+        }
         if (result instanceof Blob) {
           keepBlob(own, result);
           done();
@@ -496,8 +520,20 @@ function wrap(original: Fn, kind: Kind, spec: Spec): Fn {
         // biome-ignore lint/complexity/noArguments: see above
         return (state.own === undefined ? original : covered).apply(this, arguments as unknown as unknown[]);
       };
-  return named(wrapped, original);
+  const result = named(wrapped, original);
+  // util.promisify's own form of a callback function (fs.exists's): Bun's calls its original, not the covered one.
+  const custom = (original as unknown as Record<symbol, unknown>)[promisifyCustom];
+  if (
+    kind === 'callback' &&
+    typeof custom === 'function' &&
+    Object.getOwnPropertyDescriptor(result, promisifyCustom)?.configurable !== false
+  ) {
+    Object.defineProperty(result, promisifyCustom, { value: wrap(custom as Fn, 'promise', spec), configurable: true });
+  }
+  return result;
 }
+
+const promisifyCustom = Symbol.for('nodejs.util.promisify.custom');
 
 /**
  * fs/promises.watch as a generator of our own: like fs's, it joins its path at the first next() (after any chdir in
@@ -612,8 +648,21 @@ function askedInErrors(emitter: object, [asked, given]: [string, string], settle
 
 /** Where each covered function lives; a name the running Node does not export is left out. */
 function ownerOf(entry: Covered): [object, string] | undefined {
-  const owner = entry.module === 'fs' ? fs : entry.module === 'fs/promises' ? fs.promises : undefined;
+  const owner =
+    entry.module === 'fs'
+      ? fs
+      : entry.module === 'fs/promises'
+        ? fs.promises
+        : entry.module === 'Bun'
+          ? (globalThis as { Bun?: object }).Bun
+          : undefined;
   return owner && hostOf(entry, owner);
+}
+
+/** Bun's surface: node:fs's, each of its own entries in place of the one of the same name. */
+function bunSurface(): readonly Covered[] {
+  const own = new Set(bunCoveredFunctions.map((entry) => `${entry.module}.${entry.name}`));
+  return [...coveredFunctions.filter((entry) => !own.has(`${entry.module}.${entry.name}`)), ...bunCoveredFunctions];
 }
 
 let warned = false;
@@ -648,8 +697,8 @@ export function cover(kernel: boolean): () => void {
       routed.push(to);
       early.add(`${to.entry.module}.${to.entry.name}`);
     }
-    for (const entry of coveredFunctions) {
-      if (kernel && !onPool(entry)) continue;
+    for (const entry of bun ? bunSurface() : coveredFunctions) {
+      if (kernel && !onPool(entry) && !bunCoveredFunctions.includes(entry)) continue;
       if (early.has(`${entry.module}.${entry.name}`)) continue;
       const found = ownerOf(entry);
       if (!found) continue;
@@ -661,6 +710,7 @@ export function cover(kernel: boolean): () => void {
       );
     }
     if (!kernel) coverOnThread(replace);
+    if (bun) coverBun(replace);
   } catch (error) {
     undoAll(); // all or nothing
     throw error;
@@ -668,7 +718,7 @@ export function cover(kernel: boolean): () => void {
   syncBuiltinExports(); // named imports of node:fs and friends follow (trap 15)
   // Where the install was deferred, a function a library added to node:fs since (graceful-fs's) is not Node's.
   const known = earlyNames();
-  const missed = uncovered(undefined, undefined, enumerate(kernel)).filter(
+  const missed = uncovered(bun ? bunSurface() : undefined, undefined, enumerate(kernel)).filter(
     (name) => known === undefined || known.has(name.split('.').slice(0, 2).join('.')),
   );
   if (missed.length > 0 && !warned) {

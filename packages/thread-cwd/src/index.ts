@@ -69,7 +69,7 @@ const mainThread = denoMode ? denoMode.mainThread : isMainThread;
 const missing = vmContext
   ? "code in a vm context (vitest's pools 'vmThreads' and 'vmForks') imports copies of the builtin modules that thread-cwd cannot cover, so its relative paths would use the process cwd: use vitest's pool 'threads' (or 'forks')"
   : runtime === 'bun'
-    ? "Bun's own file and process APIs (Bun.file, Bun.spawn, Bun.$, a native path.resolve) cannot follow a thread's cwd"
+    ? bunMissing()
     : denoMode
       ? denoMode.missing
       : process.platform !== 'linux'
@@ -78,6 +78,17 @@ const missing = vmContext
           ? 'a per-thread cwd needs /proc/self/fd, and /proc is not mounted here'
           : undefined;
 const threadScoped = missing === undefined;
+
+/**
+ * Bun: kernel mode only (its own APIs, Bun.spawn and Bun.$ among them, follow the kernel's per-thread cwd, and no
+ * handle cover reaches them), so on Linux where @cwdkit/native's addon loads and unshare(CLONE_FS) is allowed.
+ */
+function bunMissing(): string | undefined {
+  if (process.platform !== 'linux')
+    return `a Bun worker's own cwd needs Linux's unshare(CLONE_FS) (this is ${process.platform})`;
+  if (!kernelAllowed()) return 'Bun has no handles mode, and CWDKIT_THREAD_CWD_KERNEL=0 turned kernel mode off';
+  return kernelCalls() ? undefined : `a Bun worker's own cwd needs kernel mode, and ${noKernelCalls()}`;
+}
 
 /**
  * Where workers cannot have a cwd of their own, the main thread's install() says so, once per process: a worker there
@@ -264,8 +275,13 @@ function threadChdir(directory: string): void {
       'ERR_WORKER_UNSUPPORTED_OPERATION',
     );
   }
-  // The kernel's answers to what cannot be opened at all, worded as chdir's.
-  if (directory === '') throw chdirError('ENOENT', cwdForMessage(), directory);
+  // The kernel's answers to what cannot be opened at all, worded as chdir's (Bun's own refuses '' before the kernel).
+  if (directory === '') {
+    if (runtime === 'bun') {
+      throw codedError(new TypeError('Expected path to be a non-empty string'), 'ERR_INVALID_ARG_TYPE');
+    }
+    throw chdirError('ENOENT', cwdForMessage(), directory);
+  }
   if (tooLongForOs(directory)) {
     throw chdirError('ENAMETOOLONG', cwdForMessage(), directory);
   }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import process from 'node:process';
 import { getSystemErrorName } from 'node:util';
 import { setEnvironmentData } from 'node:worker_threads';
-import { codedError } from '@cwdkit/core';
+import { codedError, runtime } from '@cwdkit/core';
 import { type Kernel, kernel } from '@cwdkit/native/kernel';
 import { fsOriginals, handlePath, processCwdLink, state } from './state.js';
 import { PRIVATE_FS } from './worker-class.js';
@@ -48,7 +48,9 @@ function unshareFailed(error: number): Error {
  */
 export function kernelChdir(calls: Kernel, fd: number): void {
   if (!state.unshared) {
-    const error = calls.unshareFs();
+    // Bun starts threads on demand from whichever thread needs one (its work pool, its Worker threads): those this
+    // thread starts are routed to share the process's fs_struct too.
+    const error = calls.unshareFs(runtime === 'bun');
     if (error !== 0) throw unshareFailed(error);
     state.unshared = true;
     setEnvironmentData(PRIVATE_FS, true);
@@ -114,7 +116,7 @@ export interface WorkerStart {
 }
 
 export function workerStart(): WorkerStart | undefined {
-  if (!state.unshared) return undefined;
+  if (!state.unshared || runtime === 'bun') return undefined; // Bun: the Worker's thread is made routed (kernelChdir)
   const calls = kernel();
   if (calls instanceof Error) return undefined;
   let moved = false;

@@ -5,7 +5,7 @@
 import type { Fn } from './patch.js';
 
 /** What a covered function returns that names a path, and how a real chdir would have spelled it. */
-export type Returns = 'path' | 'dirents' | 'dir' | 'disposable';
+export type Returns = 'path' | 'dirents' | 'dir' | 'disposable' | 'file';
 export interface Spec {
   /** The arguments that are paths relative to the cwd (symlink: only the link, never its target). */
   readonly paths: readonly number[];
@@ -24,6 +24,8 @@ export interface Spec {
    * directory's path (checked, see byPath), so that a copied link names the cwd as a real chdir's does.
    */
   readonly byPath?: true;
+  /** Bun resolves its relative path against Bun's own cached cwd, not the kernel's: joined in kernel mode too. */
+  readonly cached?: true;
 }
 /** iterator: fs/promises.watch, an async generator: as fs's, it reads the cwd at the first next(), not at the call. */
 export type Kind = 'sync' | 'callback' | 'promise' | 'iterator';
@@ -65,7 +67,7 @@ const fsPairs: Record<string, Spec> = {
 
 /** Every covered function: where it lives, its name there, how it reports, and its paths. */
 export interface Covered {
-  readonly module: 'fs' | 'fs/promises' | 'child_process' | 'process' | 'net';
+  readonly module: 'fs' | 'fs/promises' | 'child_process' | 'process' | 'net' | 'Bun';
   readonly name: string;
   readonly kind: Kind;
   readonly spec: Spec;
@@ -101,24 +103,42 @@ export const coveredFunctions: readonly Covered[] = [
 ];
 
 /**
+ * Bun, whose workers have kernel mode only: what else leaves the calling thread, or never asks the kernel. Its async
+ * file calls run on its process-wide work pool, in the process's fs_struct (fs.promises.exists, Bun.file's reads,
+ * Bun.write). realpath resolves a relative path against Bun's own cached cwd, which only its process.chdir moves, and
+ * that refuses in a worker. fs.promises.watch returns Bun's watcher at once (no generator that waits for next()).
+ */
+export const bunCoveredFunctions: readonly Covered[] = [
+  { module: 'fs', name: 'realpath', kind: 'callback', spec: { paths: [0], cached: true } },
+  { module: 'fs', name: 'realpathSync', kind: 'sync', spec: { paths: [0], cached: true } },
+  { module: 'fs/promises', name: 'exists', kind: 'promise', spec: one },
+  { module: 'fs/promises', name: 'watch', kind: 'sync', spec: { paths: [0], cached: true } },
+  // A BunFile reads (and writes, deletes) its path at each use, on the pool: held as openAsBlob's Blob.
+  { module: 'Bun', name: 'file', kind: 'sync', spec: { paths: [0], keeps: 'blob', returns: 'file' } },
+  { module: 'Bun', name: 'write', kind: 'promise', spec: one },
+];
+
+/**
  * Whether a covered function runs on the calling thread and keeps nothing that walks its path later: a sync call with
  * no watcher, Blob, Dir (a recursive one opens subfolders by path, from the pool too) or disposable to hold. In kernel
  * mode such a call needs no join (cp's too: its links then name the cwd as a real chdir's do).
  */
-export function onThread(kind: Kind, { keeps, returns }: Spec): boolean {
-  return kind === 'sync' && keeps === undefined && returns !== 'dir' && returns !== 'disposable';
+export function onThread(kind: Kind, { keeps, returns, cached }: Spec): boolean {
+  return kind === 'sync' && keeps === undefined && returns !== 'dir' && returns !== 'disposable' && !cached;
 }
 
 /** What kernel mode covers: the functions of node:fs and fs/promises that do not run on the calling thread alone. */
 export const onPool = (entry: Covered): boolean =>
   (entry.module === 'fs' || entry.module === 'fs/promises') && !onThread(entry.kind, entry.spec);
 
-/** A function's name and length kept by its wrapper (what a caller may read from it). */
+/** A function's name and length kept by its wrapper, and what else it carries (what a caller may read from it). */
 export function named(wrapper: Fn, original: Fn): Fn {
   Object.defineProperty(wrapper, 'name', { value: original.name });
   Object.defineProperty(wrapper, 'length', { value: original.length });
   // util.promisify's own form (fs.exists has one: its callback takes no error), which calls fs.exists again: covered.
-  for (const key of Object.getOwnPropertySymbols(original)) {
+  // And what hangs on it (Bun's realpathSync.native, where realpathSync itself is covered).
+  for (const key of Reflect.ownKeys(original)) {
+    if (key === 'name' || key === 'length' || key === 'prototype' || Object.hasOwn(wrapper, key)) continue;
     Object.defineProperty(wrapper, key, Object.getOwnPropertyDescriptor(original, key) as PropertyDescriptor);
   }
   return wrapper;

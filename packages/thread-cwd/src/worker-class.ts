@@ -19,6 +19,8 @@ export const PRIVATE_FS = 'cwdkit:thread-cwd.private-fs.v1';
 
 declare const module: { filename?: unknown } | undefined;
 
+const bun = (process.versions as { bun?: string }).bun !== undefined;
+
 type Construct = (...args: unknown[]) => unknown;
 
 /**
@@ -145,9 +147,19 @@ function callerRegisters(execArgv: readonly unknown[], evaluated: boolean): bool
  * CWDKIT_STRATEGY it read here (it would install another strategy there) and an `eval` worker does not run an
  * `--import`. Undefined: the options as they are.
  */
-function withSetup(options: unknown): { options: unknown; added: Added } | undefined {
+function withSetup(options: unknown): { options: unknown; added: Added | undefined } | undefined {
   const given =
-    options !== null && typeof options === 'object' ? (options as { execArgv?: unknown; eval?: unknown }) : undefined;
+    options !== null && typeof options === 'object'
+      ? (options as { execArgv?: unknown; eval?: unknown; preload?: unknown })
+      : undefined;
+  // Bun runs no preload of the process (--preload, bunfig) in a worker, only its own `preload` option's.
+  if (bun) {
+    const preload = given?.preload;
+    const list = preload === undefined ? [] : Array.isArray(preload) ? preload : [preload];
+    if (list.some((entry) => typeof entry === 'string' && setupEntry.test(entry))) return undefined;
+    const file = setupFile();
+    return file === undefined ? undefined : { options: { ...given, preload: [file, ...list] }, added: undefined };
+  }
   const own = given?.execArgv;
   const execArgv = own ?? process.execArgv;
   // Not an array: the Worker constructor's own ERR_INVALID_ARG_TYPE, from the options as they were given.
@@ -192,11 +204,11 @@ export function coveredWorker(Worker: Construct, around?: Around): Construct {
       let setup: ReturnType<typeof withSetup>;
       try {
         setup = withSetup(args[1]);
-        if (setup) setEnvironmentData(ADDED, setup.added);
+        if (setup?.added) setEnvironmentData(ADDED, setup.added);
         worker = Reflect.construct(target, [args[0], setup ? setup.options : args[1], ...args.slice(2)], newTarget);
         return worker as object;
       } finally {
-        if (setup) setEnvironmentData(ADDED, undefined);
+        if (setup?.added) setEnvironmentData(ADDED, undefined);
         after?.(worker);
       }
     },
