@@ -4,6 +4,7 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import workerThreads, { isMainThread, setEnvironmentData } from 'node:worker_threads';
 import { codedError, syncBuiltinExports } from '@cwdkit/core';
+import { bun } from './bun.js';
 import { type WorkerStart, workerStart } from './kernel.js';
 import { type Fn, patcher } from './patch.js';
 import { handlePath, hold, state } from './state.js';
@@ -89,8 +90,14 @@ export function coverWorkers(): () => void {
   if (!adopted) {
     replace(workerThreads, 'Worker', (Worker) => coveredWorker(Worker, around) as Fn, 'worker_threads.Worker');
   }
+  // Bun's web Worker too: bare, its process.chdir would be Bun's own, which moves every thread's cached cwd.
+  const web = globalThis as { Worker?: unknown };
+  if (bun && typeof web.Worker === 'function') {
+    replace(web, 'Worker', (Worker) => coveredWorker(Worker, around) as Fn, 'Worker');
+  }
   // The main thread's cwd is the process's: a bare worker of it starts in the right place (and its chdir refuses).
-  if (!isMainThread) {
+  // Node's start message (isStart) only: Bun makes a worker's thread otherwise (routed from a worker: kernel.ts).
+  if (!isMainThread && !bun) {
     try {
       replace(
         workerThreads.MessagePort.prototype,

@@ -241,20 +241,24 @@ describe.skipIf(!node || process.platform !== 'linux')('thread-cwd in a Node 24 
   );
 });
 
-describe('install() in a worker refuses on Bun, and on Deno without --allow-ffi, changing nothing', () => {
-  for (const [name, binary] of [
-    ['bun', [findRuntime('bun')]],
+describe('install() in a worker refuses on Bun without kernel mode, and on Deno without --allow-ffi, changing nothing', () => {
+  for (const [name, binary, env] of [
+    // Bun has kernel mode only: turned off, or refused by a seccomp filter (test/bun.test.ts has the rest).
+    ['bun with CWDKIT_THREAD_CWD_KERNEL=0', [findRuntime('bun')], { CWDKIT_THREAD_CWD_KERNEL: '0' }],
+    ['bun under a seccomp filter that refuses unshare(2)', [noUnshare(), findRuntime('bun')]],
     // With --allow-ffi (-A) a Deno worker gets a cwd of its own in the kernel (test/deno.test.ts).
     [
       'deno',
       [findRuntime('deno'), 'run', '--allow-read', '--allow-write', '--allow-env', '--allow-sys', '--allow-run'],
     ],
   ] as const) {
-    it.skipIf(!binary[0])(name, () => {
-      const { report } = scenario('refuses', { binary: binary as unknown as string[] });
+    it.skipIf(!binary.at(-1))(name, () => {
+      const { report } = scenario('refuses', { binary: binary as unknown as string[], env });
       expect(report).toMatchObject({ code: 'ERR_CWDKIT_UNSUPPORTED_RUNTIME', restored: true });
       expect(report.message).toMatch(/cannot give this worker a cwd of its own/);
       if (name === 'deno') expect(report.message).toContain('--allow-ffi');
+      if (env) expect(report.message).toContain('CWDKIT_THREAD_CWD_KERNEL=0');
+      else if (name.startsWith('bun')) expect(report.message).toContain('unshare(CLONE_FS) was refused (EPERM)');
     });
   }
 });
@@ -330,20 +334,24 @@ describe.skipIf(!node || process.platform !== 'linux')('@cwdkit/thread-cwd/setup
   });
 });
 
-describe('@cwdkit/thread-cwd/setup in a worker refuses on Bun, and on Deno without --allow-ffi, as install() does, changing nothing', () => {
-  for (const [name, binary] of [
-    ['bun', [findRuntime('bun')]],
+describe('@cwdkit/thread-cwd/setup in a worker refuses on Bun without kernel mode, and on Deno without --allow-ffi, as install() does, changing nothing', () => {
+  for (const [name, binary, env] of [
+    // Bun has kernel mode only: turned off, or refused by a seccomp filter (test/bun.test.ts has the rest).
+    ['bun with CWDKIT_THREAD_CWD_KERNEL=0', [findRuntime('bun')], { CWDKIT_THREAD_CWD_KERNEL: '0' }],
+    ['bun under a seccomp filter that refuses unshare(2)', [noUnshare(), findRuntime('bun')]],
     // With --allow-ffi (-A) a Deno worker gets a cwd of its own in the kernel (test/deno.test.ts).
     [
       'deno',
       [findRuntime('deno'), 'run', '--allow-read', '--allow-write', '--allow-env', '--allow-sys', '--allow-run'],
     ],
   ] as const) {
-    it.skipIf(!binary[0])(name, () => {
-      const { report } = scenario('setupRefuses', { binary: binary as unknown as string[] });
+    it.skipIf(!binary.at(-1))(name, () => {
+      const { report } = scenario('setupRefuses', { binary: binary as unknown as string[], env });
       expect(report).toMatchObject({ code: 'ERR_CWDKIT_UNSUPPORTED_RUNTIME', installed: null, unchanged: true });
       expect(report.message).toMatch(/cannot give this worker a cwd of its own/);
       if (name === 'deno') expect(report.message).toContain('--allow-ffi');
+      if (env) expect(report.message).toContain('CWDKIT_THREAD_CWD_KERNEL=0');
+      else if (name.startsWith('bun')) expect(report.message).toContain('unshare(CLONE_FS) was refused (EPERM)');
     });
   }
 });
