@@ -21,11 +21,11 @@ type Mode = 'kernel' | 'handles';
 const kernelHere = ((calls) => !(calls instanceof Error) && calls.probeUnshare() === 0)(kernel());
 
 /** Handles mode: under a real seccomp filter that refuses unshare(2) with EPERM (@cwdkit/native's test launcher). */
-async function isolation(tag: string, mode: Mode, rounds: number, env: Record<string, string> = {}) {
+async function isolation(tag: string, mode: Mode, rounds: number, env: Record<string, string> = {}, runtime = node) {
   const root = path.join(scratch, tag);
   fs.mkdirSync(root);
   fs.writeFileSync(path.join(root, 'name'), 'the process cwd'); // what an uncovered read silently gets
-  const command = mode === 'kernel' ? [node as string] : [noUnshare(), node as string];
+  const command = mode === 'kernel' ? [runtime as string] : [noUnshare(), runtime as string];
   const { stdout } = await run(command[0] as string, [...command.slice(1), script, root, '4', String(rounds)], {
     cwd: root,
     env: { ...process.env, ...env },
@@ -35,6 +35,24 @@ async function isolation(tag: string, mode: Mode, rounds: number, env: Record<st
   return result;
 }
 
+// Bun: kernel mode only; Bun.file's reads run on Bun's process-wide work pool (the fixture reads with it too).
+const bun = findRuntime('bun');
+describe.skipIf(!bun || !kernelHere)('isolation on Bun, kernel mode', () => {
+  it('4 workers x 200 rounds: each reads its own files; the main thread never moves', async () => {
+    const result = await isolation('sound-bun', 'kernel', 200, {}, bun);
+    expect(result.mismatches).toEqual([]);
+    expect(result.reads).toBeGreaterThan(4 * 200 * 7);
+    expect(result.main).toEqual({ moved: 0, cwd: true, os: true });
+    expect(result.mainReads.mismatches).toEqual([]);
+    expect(result.mainReads.count).toBeGreaterThan(10);
+  });
+
+  it('fails on a broken cover: readFile left uncovered reads the process cwd', async () => {
+    const result = await isolation('broken-bun', 'kernel', 20, { THREAD_CWD_BREAK: 'readFile' }, bun);
+    expect(result.mismatches[0]).toMatchObject({ what: 'readFile', got: 'the process cwd' });
+  });
+});
+
 describe.each(['kernel', 'handles'] as const)('isolation, %s mode', (mode) => {
   const skip = !node || (mode === 'kernel' && !kernelHere);
   it.skipIf(skip)('4 workers x 300 rounds: each reads its own files; the main thread never moves', async () => {
@@ -42,6 +60,8 @@ describe.each(['kernel', 'handles'] as const)('isolation, %s mode', (mode) => {
     expect(result.mismatches).toEqual([]);
     expect(result.reads).toBeGreaterThan(4 * 300 * 6);
     expect(result.main).toEqual({ moved: 0, cwd: true, os: true });
+    expect(result.mainReads.mismatches).toEqual([]);
+    expect(result.mainReads.count).toBeGreaterThan(10);
   });
 
   // Kernel mode needs no cover for readFileSync (the thread is in its directory); readFile runs on the shared pool.
