@@ -51,7 +51,7 @@ const around = (filename: unknown) => {
   return (worker: unknown) => {
     constructing.splice(constructing.lastIndexOf(frame), 1);
     if (handed) {
-      if (worker) (worker as { once(event: string, listener: () => void): unknown }).once('exit', handed);
+      if (worker) exited(worker, handed);
       else handed();
     }
     // A worker started by a class taken before install (see coverWorkers) gets the path, and no hold.
@@ -59,6 +59,16 @@ const around = (filename: unknown) => {
     frame.start?.detach(worker); // last: it may throw, the worker terminated
   };
 };
+
+/** Calls `listener` once the worker has exited: a node:worker_threads Worker's 'exit', a web Worker's 'close' (Bun). */
+function exited(worker: unknown, listener: () => void): void {
+  const events = worker as {
+    once?(event: string, listener: () => void): unknown;
+    addEventListener(event: string, listener: () => void, options: { once: true }): void;
+  };
+  if (typeof events.once === 'function') events.once('exit', listener);
+  else events.addEventListener('close', listener, { once: true });
+}
 
 /**
  * A worker's start message (lib/internal/worker.js posts it on the new thread's port inside the constructor, Node
