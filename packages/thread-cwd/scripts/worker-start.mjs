@@ -8,7 +8,7 @@
 // report gives medians and quartiles, and for the wall time the median of the paired differences variant - empty.
 //
 //   node --expose-gc packages/thread-cwd/scripts/worker-start.mjs [--rounds 40]
-//   (any Node binary: node_modules/node24/bin/node --expose-gc ...)
+//   (any Node binary: node_modules/node24/bin/node --expose-gc ...; or node_modules/.bin/bun, kernel mode only)
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -21,14 +21,15 @@ const setup = createRequire(import.meta.url).resolve('@cwdkit/thread-cwd/setup')
 /** The worker's code: time its own require of the entry (or nothing), and a first chdir if asked, then report. */
 const body = (entry, chdir = false) => `
 const { parentPort } = require('node:worker_threads');
-globalThis.gc?.();
+const gc = globalThis.gc ?? (() => globalThis.Bun?.gc(true));
+gc();
 const heap = process.memoryUsage().heapUsed;
 const started = process.hrtime.bigint();
 ${entry ? `require(${JSON.stringify(entry)});` : ''}
 const required = process.hrtime.bigint();
 ${chdir ? `process.chdir(${JSON.stringify(os.tmpdir())});` : ''}
 const moved = process.hrtime.bigint();
-globalThis.gc?.();
+gc();
 parentPort.postMessage({
   ms: Number(required - started) / 1e6,
   chdirMs: Number(moved - required) / 1e6,
@@ -41,6 +42,9 @@ const variants = {
   kernel: { code: body(setup), env: { ...process.env, CWDKIT_THREAD_CWD_KERNEL: '1' } },
   'kernel+chdir': { code: body(setup, true), env: { ...process.env, CWDKIT_THREAD_CWD_KERNEL: '1' } },
 };
+// Bun has kernel mode only (its handles mode refuses); its gc is Bun.gc.
+const bun = process.versions.bun !== undefined;
+if (bun) delete variants.handles;
 const names = Object.keys(variants);
 const seen = Object.fromEntries(names.map((name) => [name, { ms: [], chdirMs: [], heapKiB: [], wallMs: [] }]));
 
@@ -70,7 +74,7 @@ const quantile = (values, q) => {
 };
 const spread = (values) =>
   `${quantile(values, 0.5).toFixed(2)} (${quantile(values, 0.25).toFixed(2)}–${quantile(values, 0.75).toFixed(2)})`;
-console.log(`Node ${process.version}, ${rounds} rounds; medians (quartiles)`);
+console.log(`${bun ? `Bun ${process.versions.bun}` : `Node ${process.version}`}, ${rounds} rounds; medians (quartiles)`);
 for (const name of names) {
   const { ms, chdirMs, heapKiB, wallMs } = seen[name];
   const paired = wallMs.map((value, i) => value - seen.empty.wallMs[i]);
