@@ -74,7 +74,9 @@ const quantile = (values, q) => {
 };
 const spread = (values) =>
   `${quantile(values, 0.5).toFixed(2)} (${quantile(values, 0.25).toFixed(2)}–${quantile(values, 0.75).toFixed(2)})`;
-console.log(`${bun ? `Bun ${process.versions.bun}` : `Node ${process.version}`}, ${rounds} rounds; medians (quartiles)`);
+console.log(
+  `${bun ? `Bun ${process.versions.bun}` : `Node ${process.version}`}, ${rounds} rounds; medians (quartiles)`,
+);
 for (const name of names) {
   const { ms, chdirMs, heapKiB, wallMs } = seen[name];
   const paired = wallMs.map((value, i) => value - seen.empty.wallMs[i]);
