@@ -10,13 +10,13 @@ import { type Fn, patcher } from './patch.js';
 import { earlyNames, type Route, routes } from './routes.js';
 import { handlePath, hold, type Joins, type Own, state, toOs, verify } from './state.js';
 import {
-  bunCoveredFunctions,
+  bunSurface,
   type Covered,
   coveredFunctions,
   hostOf,
   type Kind,
+  kernelSurface,
   named,
-  onPool,
   onThread,
   type Returns,
   type Spec,
@@ -659,12 +659,6 @@ function ownerOf(entry: Covered): [object, string] | undefined {
   return owner && hostOf(entry, owner);
 }
 
-/** Bun's surface: node:fs's, each of its own entries in place of the one of the same name. */
-function bunSurface(): readonly Covered[] {
-  const own = new Set(bunCoveredFunctions.map((entry) => `${entry.module}.${entry.name}`));
-  return [...coveredFunctions.filter((entry) => !own.has(`${entry.module}.${entry.name}`)), ...bunCoveredFunctions];
-}
-
 let warned = false;
 
 /** child_process's sync forms, by where their options are: (file, args?, options?); execSync (command, options?). */
@@ -697,8 +691,7 @@ export function cover(kernel: boolean): () => void {
       routed.push(to);
       early.add(`${to.entry.module}.${to.entry.name}`);
     }
-    for (const entry of bun ? bunSurface() : coveredFunctions) {
-      if (kernel && !onPool(entry) && !bunCoveredFunctions.includes(entry)) continue;
+    for (const entry of kernel ? kernelSurface(bun) : bun ? bunSurface() : coveredFunctions) {
       if (early.has(`${entry.module}.${entry.name}`)) continue;
       const found = ownerOf(entry);
       if (!found) continue;

@@ -118,6 +118,19 @@ export const bunCoveredFunctions: readonly Covered[] = [
   { module: 'Bun', name: 'write', kind: 'promise', spec: one },
 ];
 
+/** Bun's surface: node:fs's, each of its own entries in place of the one of the same name. */
+export function bunSurface(): readonly Covered[] {
+  const own = new Set(bunCoveredFunctions.map((entry) => `${entry.module}.${entry.name}`));
+  return [...coveredFunctions.filter((entry) => !own.has(`${entry.module}.${entry.name}`)), ...bunCoveredFunctions];
+}
+
+/** What kernel mode covers: what leaves the calling thread, and on Bun what reads Bun's cached cwd or is Bun's own. */
+export function kernelSurface(bun: boolean): readonly Covered[] {
+  return bun
+    ? bunSurface().filter((entry) => onPool(entry) || bunCoveredFunctions.includes(entry))
+    : coveredFunctions.filter(onPool);
+}
+
 /**
  * Whether a covered function runs on the calling thread and keeps nothing that walks its path later: a sync call with
  * no watcher, Blob, Dir (a recursive one opens subfolders by path, from the pool too) or disposable to hold. In kernel

@@ -41,6 +41,33 @@ function run(scenario: string, setup?: string, env: Record<string, string> = {},
   return report;
 }
 
+// Bun: the same deferral, through Bun's `preload` option; Bun's own Bun.file and Bun.write captured too.
+const bun = findRuntime('bun');
+describe.skipIf(!bun || !kernelHere)('the setup entry in a Bun worker, kernel mode expected', () => {
+  beforeAll(() => {
+    node = bun as string;
+  });
+
+  it('loads only its own file until the first chdir, which installs', () => {
+    const report = run('loads');
+    expect(report.files).toEqual([path.join(packages, 'thread-cwd', 'dist', 'setup.cjs')]);
+    expect(report.bareFiles).toEqual([]);
+    expect(report).toMatchObject({ installed: 'thread-cwd', kernelCwd: path.join(root, 'sub'), read: 'sub' });
+  });
+
+  it.each(['capturedRequire', 'capturedBuiltin', 'capturedProperty'])(
+    '%s: fs/promises functions taken before the first chdir follow the worker after it',
+    (scenario) => {
+      expect(run(scenario)).toMatchObject({ read: 'sub', async: 'sub' });
+    },
+  );
+
+  it('Bun.file and Bun.write taken before the first chdir follow the worker after it', () => {
+    expect(run('capturedBunFile')).toMatchObject({ read: 'sub', async: ['sub', 'written'] });
+    expect(fs.existsSync(path.join(root, 'written.txt'))).toBe(false);
+  });
+});
+
 describe.skipIf(nodes.length === 0 || !kernelHere).each(nodes)(
   'the setup entry in a %s worker, kernel mode expected',
   (name, binary) => {
