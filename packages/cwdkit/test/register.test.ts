@@ -754,11 +754,10 @@ console.log(JSON.stringify({ builtins, files, pending, atStart, early, warnings,
           installed: 'thread-cwd',
           cwd: path.join(hooked, 'sub'),
         });
-        // Deno with -A gives workers a cwd of their own (thread-cwd's kernel mode), unless a seccomp filter refuses
-        // unshare(2): with no filter at all, no warning.
+        // Bun, and Deno with -A, give workers a cwd of their own (thread-cwd's kernel mode), unless a seccomp filter
+        // refuses unshare(2): with no filter at all, no warning.
         const noFilter = /^Seccomp:\s*0$/m.test(fs.readFileSync('/proc/self/status', 'utf8'));
-        if (name === 'bun') expect(seen.warnings).toEqual(['CWDKIT_THREAD_CWD_PROCESS_SCOPE']);
-        else if (noFilter) expect(seen.warnings).toEqual([]);
+        if (noFilter) expect(seen.warnings).toEqual([]);
         else expect(seen.warnings.filter((code) => code !== 'CWDKIT_THREAD_CWD_PROCESS_SCOPE')).toEqual([]);
       },
       60_000,
