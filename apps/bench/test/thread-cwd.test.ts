@@ -1,7 +1,8 @@
 // The thread-cwd scenarios: their rows are measured in real workers (one without thread-cwd, one installed that never
 // chdir'd, one chdir'd), their goals are judged from each process's own ratio, and a relative path that is slower on
-// purpose is reported over thread-cwd-fs's 5% goal. On Bun, where thread-cwd's install() refuses in a worker, the bench
-// says the scenarios are not applicable instead of passing with nothing measured. No timed assertion but the fixture's:
+// purpose is reported over thread-cwd-fs's 5% goal. On Bun they are measured in kernel mode; where thread-cwd's install()
+// refuses in a worker (Bun with kernel mode off), the bench says the scenarios are not applicable instead of passing
+// with nothing measured. No timed assertion but the fixture's:
 // 600 `./` components for the kernel to walk cost microseconds over a stat of ~1.5 µs, not percents.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -118,23 +119,47 @@ describe('thread-cwd-fs with a relative path 600 components long', async () => {
   });
 });
 
+/** Whether thread-cwd's kernel mode can run here: Linux with no seccomp filter, so nothing refuses unshare(2). */
+const kernelHere = process.platform === 'linux' && /^Seccomp:\s*0$/m.test(fs.readFileSync('/proc/self/status', 'utf8'));
+
 describe('on Bun', () => {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'cwdkit-bench-thread-cwd-'));
   afterAll(() => fs.rmSync(directory, { recursive: true, force: true }));
   const cli = fileURLToPath(new URL('../bin/cwdkit-bench.js', import.meta.url));
 
-  it('says both scenarios are not applicable, measures nothing and fails nothing', () => {
-    const json = path.join(directory, 'bench.json');
+  const bench = (json: string, env: Record<string, string> = {}) => {
     const args = ['--quick', '--rounds', '1', '--strategy', 'thread-cwd', '--runtime', 'bun', '--json', json];
-    const stdout = execFileSync(process.execPath, [cli, ...args, '--scenario', 'thread-cwd-worker,thread-cwd-fs'], {
+    return execFileSync(process.execPath, [cli, ...args, '--scenario', 'thread-cwd-worker,thread-cwd-fs'], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
     });
+  };
+
+  // Bun has kernel mode (thread-cwd's src/bun.ts): a relative statSync is held to the absolute one, as on Node.
+  it.skipIf(!kernelHere)('measures both scenarios in kernel mode, with the relative statSync held to its goal', () => {
+    const json = path.join(directory, 'kernel.json');
+    bench(json);
+    const written = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
+    expect(written.failures).toEqual([]);
+    for (const job of written.jobs) {
+      expect(job.result?.notApplicable).toBeUndefined();
+      expect(job.result?.rows.length).toBeGreaterThan(3);
+    }
+    const verdict = goalVerdicts(written).find((goal) => goal.scenario === 'thread-cwd-fs' && goal.key === 'relative');
+    expect(verdict).toMatchObject({ against: 'absolute', atMost: 1.05 });
+    expect(verdict?.ratio?.estimate).toBeGreaterThan(0);
+  });
+
+  it('with kernel mode turned off (Bun has no handles mode): both scenarios not applicable, nothing failed', () => {
+    const json = path.join(directory, 'bench.json');
+    const stdout = bench(json, { CWDKIT_THREAD_CWD_KERNEL: '0' });
     const written = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
     for (const name of ['thread-cwd-worker', 'thread-cwd-fs']) {
       // Printed as the scenario finishes, with thread-cwd's own refusal as the reason.
       const line = stdout.split('\n').find((candidate) => candidate.startsWith(`${name} on bun `));
       expect(line).toContain('not applicable, not measured (thread-cwd: install(): thread-cwd cannot give this worker');
+      expect(line).toContain('CWDKIT_THREAD_CWD_KERNEL=0');
     }
     expect(written.failures).toEqual([]);
     expect(
