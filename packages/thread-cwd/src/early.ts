@@ -1,4 +1,4 @@
-// The setup entry in a Node or Bun worker where kernel mode is to be expected (issue #28 item 5): what must be in place before
+// The setup entry in a Node worker where kernel mode is to be expected (issue #28 item 5): what must be in place before
 // the worker's code runs, and nothing more; the rest (core, cwdkit, the addon, the cover's joins) loads at the worker's
 // first chdir, or the first install() or installed(). Until then the worker follows the process cwd with the
 // runtime's own process.cwd(), path.resolve and fs, as every thread does; what must be there from the start is only
@@ -7,8 +7,7 @@
 //   library that takes `const { readFile } = require('fs/promises')` now must hold a function that follows the
 //   worker later. Each is a trampoline to the original until install() gives it the covered one (cover.ts), wherever
 //   it is by then (a spy put over it and restored, a wrapper that calls it). Sync fs,
-//   child_process and net need nothing: in kernel mode they run on the thread, which the kernel moves. On Bun also
-//   Bun.file, Bun.write and what reads Bun's cached cwd (surface.ts, kernelSurface).
+//   child_process and net need nothing: in kernel mode they run on the thread, which the kernel moves.
 // - node:fs/promises is loaded for that (~2 ms of a fresh worker): an ES module's named import of it, or `import()`,
 //   reaches the module through no hook a CommonJS file can set, and a value taken from there is final.
 // - `Worker`, covered as on the main thread at start (worker-class.ts), so a worker started from here starts installed.
@@ -25,12 +24,10 @@ import { coverAtStart, HANDOFF, PRIVATE_FS, syncBuiltinExports, takeAdded } from
  */
 const fs = process.getBuiltinModule('node:fs');
 
-const bun = (process.versions as { bun?: string }).bun !== undefined;
-
 /** Puts a trampoline over each function of `module` that kernel mode covers; false where one cannot be replaced. */
 function route(module: Covered['module'], exported: object): boolean {
   const placed: [Record<string, unknown>, string, Fn][] = [];
-  for (const entry of kernelSurface(bun)) {
+  for (const entry of kernelSurface(false)) {
     if (entry.module !== module) continue;
     const found = hostOf(entry, exported);
     if (!found) continue;
@@ -88,8 +85,10 @@ function noSeccompFilter(): boolean {
  * with `load`, and returns true. Anywhere else, false: the setup entry installs at once.
  */
 export function deferKernelInstall(load: () => void): boolean {
+  // Not on Bun: a value taken before the first chdir there would keep Bun's cached cwd, which no trampoline of fs's
+  // reaches (an ES module's named import of node:path's resolve, Bun.resolveSync), so a Bun worker installs at once.
   const globals = globalThis as { Bun?: object; Deno?: unknown };
-  if (globals.Deno !== undefined || process.platform !== 'linux') return false;
+  if (globals.Bun !== undefined || globals.Deno !== undefined || process.platform !== 'linux') return false;
   const threads = process.getBuiltinModule('node:worker_threads'); // a worker's bootstrap loaded it
   if (threads.isMainThread) return false;
   if (Object.getPrototypeOf(process.versions) !== Object.prototype) return false; // a vm context: install() refuses
@@ -110,7 +109,6 @@ export function deferKernelInstall(load: () => void): boolean {
     ]),
   );
   if (!route('fs', fs) || !route('fs/promises', fs.promises)) return false;
-  if (globals.Bun !== undefined && !route('Bun', globals.Bun)) return false;
   takeAdded();
   coverAtStart();
   syncBuiltinExports();

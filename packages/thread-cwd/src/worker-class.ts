@@ -187,6 +187,16 @@ function withSetup(options: unknown): { options: unknown; added: Added | undefin
 }
 
 /**
+ * A worker's relative filename (`./w.mjs`, `../w.mjs`), which Node resolves with path.resolve (this thread's cwd), and
+ * Bun against its own cached cwd (the process's): on Bun, joined to this thread's cwd, as process.cwd() says it.
+ */
+function ownFile(filename: unknown, options: unknown): unknown {
+  if (!bun || typeof filename !== 'string' || !/^\.\.?\//.test(filename)) return filename;
+  if ((options as { eval?: unknown } | null | undefined)?.eval) return filename;
+  return `${process.cwd()}/${filename}`;
+}
+
+/**
  * What a thread with a cwd of its own does around each new worker (workers.ts): called before it is constructed (it
  * may refuse by throwing), and its result after, with the worker or undefined when the constructor threw.
  */
@@ -205,7 +215,11 @@ export function coveredWorker(Worker: Construct, around?: Around): Construct {
       try {
         setup = withSetup(args[1]);
         if (setup?.added) setEnvironmentData(ADDED, setup.added);
-        worker = Reflect.construct(target, [args[0], setup ? setup.options : args[1], ...args.slice(2)], newTarget);
+        worker = Reflect.construct(
+          target,
+          [ownFile(args[0], args[1]), setup ? setup.options : args[1], ...args.slice(2)],
+          newTarget,
+        );
         return worker as object;
       } finally {
         if (setup?.added) setEnvironmentData(ADDED, undefined);

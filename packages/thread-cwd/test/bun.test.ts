@@ -28,6 +28,13 @@ async function scenario(name: string) {
     fs.writeFileSync(path.join(root, dir, 'name'), dir);
   }
   fs.writeFileSync(path.join(root, 'name'), 'the process cwd');
+  for (const [dir, text] of [
+    ['', 'the process cwd'],
+    ['a', 'a'],
+  ]) {
+    const script = `const port = require('node:worker_threads').parentPort;\n(port ?? globalThis).postMessage('w.cjs of ${text}');\n`;
+    fs.writeFileSync(path.join(root, dir as string, 'w.cjs'), script);
+  }
   const { stdout } = await run(bun as string, ['--preload', setup, script, name], { cwd: root, timeout: 60_000 });
   return JSON.parse(stdout);
 }
@@ -42,16 +49,17 @@ describe.skipIf(!bun || !unshareHere)('thread-cwd on Bun, kernel mode', () => {
     const report = await scenario('web');
     expect(report.worker.started).toEqual(at(''));
     expect(report.worker.moved).toEqual(at('a'));
-    expect(report.main).toEqual({ resolve: true, realpath: true, glob: ['name'], ...at('') });
+    expect(report.main).toEqual({ resolve: true, realpath: true, glob: ['name', 'w.cjs'], ...at('') });
   });
 
-  it("a worker's workers (node:worker_threads and web) start in its directory, then move alone; no thread it started stays there", async () => {
+  it("a worker's workers (node:worker_threads and web) start in its directory, then move alone; a relative filename is its directory's; no thread it started stays there", async () => {
     const report = await scenario('nested');
     expect(report.outer).toEqual(at('a'));
     expect(report.inner).toEqual([
       { started: at('a'), moved: at('b') },
       { started: at('a'), moved: at('b') },
     ]);
+    expect(report.scripts).toEqual(['w.cjs of a', 'w.cjs of a']); // Bun alone runs the process cwd's
     expect(report.after).toEqual(at('a'));
     expect(report.tids).toHaveLength(3);
     // Without the routing of Bun's own thread starts (kernel.ts: unshareFs(true)): 3-4 threads here, each time.

@@ -41,18 +41,24 @@ function run(scenario: string, setup?: string, env: Record<string, string> = {},
   return report;
 }
 
-// Bun: the same deferral, through Bun's `preload` option; Bun's own Bun.file and Bun.write captured too.
+// Bun (its `preload` option): no deferral there. What code takes before the first chdir must follow after it, and on
+// Bun that is also node:path's resolve and Bun's resolver, which read Bun's cached cwd: the entry installs at once.
 const bun = findRuntime('bun');
-describe.skipIf(!bun || !kernelHere)('the setup entry in a Bun worker, kernel mode expected', () => {
+describe.skipIf(!bun || !kernelHere)('the setup entry in a Bun worker', () => {
   beforeAll(() => {
     node = bun as string;
   });
 
-  it('loads only its own file until the first chdir, which installs', () => {
+  it("installs at once, before the worker's code runs", () => {
     const report = run('loads');
-    expect(report.files).toEqual([path.join(packages, 'thread-cwd', 'dist', 'setup.cjs')]);
+    expect(report.files).toContain(path.join(packages, 'thread-cwd', 'dist', 'index.cjs'));
     expect(report.bareFiles).toEqual([]);
     expect(report).toMatchObject({ installed: 'thread-cwd', kernelCwd: path.join(root, 'sub'), read: 'sub' });
+  });
+
+  it("node:path's resolve and Bun.resolveSync taken before the first chdir follow the worker after it", () => {
+    const sub = path.join(root, 'sub', 'x.txt');
+    expect(run('capturedResolve')).toMatchObject({ read: 'sub', async: [sub, sub] });
   });
 
   it.each(['capturedRequire', 'capturedBuiltin', 'capturedProperty'])(
