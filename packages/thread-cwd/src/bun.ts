@@ -4,10 +4,47 @@
 // given the thread's cwd, as process.cwd() says it, the way Bun gives them its cached one.
 import path from 'node:path';
 import process from 'node:process';
+import { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
 import type { patcher } from './patch.js';
-import { state } from './state.js';
+import { fsOriginals, state } from './state.js';
 
 export const bun = (process.versions as { bun?: string }).bun !== undefined;
+
+/**
+ * Bun closes none of a worker's files when the worker ends (Node does), so a pool of workers that chdir'd would run out
+ * of them, a directory handle each. The parent hands each new worker two slots of shared memory (its cwd's handle, the
+ * handle it stays in after uninstall()); the worker records them there, and whichever of the two sees the worker end
+ * first takes them (Atomics.exchange) and closes them: the worker at its 'exit', the parent at the worker's end (a
+ * terminate() runs no 'exit' in a Bun worker). A slot holds fd + 1: 0 is none.
+ */
+export const BUN_HANDLES = 'cwdkit:thread-cwd.bun-handles.v1';
+/** This worker's slots, taken when this file loads and cleared: a worker it starts gets its own, or none. */
+const slots = ((): Int32Array | undefined => {
+  if (!bun || isMainThread) return undefined;
+  const shared = getEnvironmentData(BUN_HANDLES);
+  if (!(shared instanceof SharedArrayBuffer)) return undefined;
+  setEnvironmentData(BUN_HANDLES, undefined);
+  const taken = new Int32Array(shared);
+  process.once('exit', () => closeRecorded(taken));
+  return taken;
+})();
+
+/** Records this worker's handle `which` (0: its cwd, 1: where uninstall() keeps it); undefined: none now. */
+export function recordHandle(which: 0 | 1, fd: number | undefined): void {
+  if (slots) Atomics.store(slots, which, fd === undefined ? 0 : fd + 1);
+}
+
+/** Closes the handles recorded in `recorded` that nobody took yet. */
+export function closeRecorded(recorded: Int32Array): void {
+  for (let which = 0; which < recorded.length; which++) {
+    const fd = Atomics.exchange(recorded, which, 0);
+    if (fd > 0) {
+      try {
+        fsOriginals.closeSync(fd - 1);
+      } catch {}
+    }
+  }
+}
 
 interface BunApi {
   Glob: { prototype: Record<'scan' | 'scanSync', (options?: unknown) => unknown> };

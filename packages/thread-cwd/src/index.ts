@@ -15,6 +15,7 @@ import {
   tooLongForOs,
 } from '@cwdkit/core';
 import { createProvider as createProcessCwd } from '@cwdkit/sab-atomics';
+import { recordHandle } from './bun.js';
 import { cover } from './cover.js';
 import { type DenoKernel, denoKernel, denoWorkerProvider } from './deno.js';
 import { intoDeletedDirectory, kernelCalls, kernelChdir, noKernelCalls, type ThreadCwdMode } from './kernel.js';
@@ -204,6 +205,7 @@ function adopt(entered: Own): void {
   const previous = state.own;
   if (previous === entered) return;
   state.own = entered;
+  recordHandle(0, entered.fd); // before the previous one closes: a slot never names a closed fd
   if (previous) retire(previous); // closed once nothing started in it still walks its handle
   // A nameless cwd cannot be handed over by its path: new Worker refuses instead (see workers.ts).
   setEnvironmentData(HANDOFF, entered.nameless ? undefined : entered.bytes);
@@ -241,6 +243,7 @@ function pin(): void {
     }
     hold(pinned); // for the thread's life: every uninstall() comes back to it
     state.pinned = pinned;
+    recordHandle(1, pinned.fd);
   }
   if (calls) {
     try {
@@ -260,6 +263,7 @@ function forget(): void {
   if (own === undefined) return;
   if (state.kept) return; // uninstalled in kernel mode: it stays where uninstall() pinned it
   state.own = undefined;
+  recordHandle(0, undefined);
   retire(own);
   setEnvironmentData(HANDOFF, undefined); // undefined deletes it
 }

@@ -4,7 +4,7 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import workerThreads, { isMainThread, setEnvironmentData } from 'node:worker_threads';
 import { codedError, syncBuiltinExports } from '@cwdkit/core';
-import { bun } from './bun.js';
+import { BUN_HANDLES, bun, closeRecorded } from './bun.js';
 import { type WorkerStart, workerStart } from './kernel.js';
 import { type Fn, patcher } from './patch.js';
 import { handlePath, hold, state } from './state.js';
@@ -46,6 +46,8 @@ const around = (filename: unknown) => {
   const own = state.own;
   const handed = own && hold(own);
   if (own) setEnvironmentData(HANDOFF, handlePath(own.fd));
+  const handles = bun ? new SharedArrayBuffer(8) : undefined; // the new worker's handles (bun.ts)
+  if (handles) setEnvironmentData(BUN_HANDLES, handles);
   const frame = { start: workerStart() };
   constructing.push(frame);
   return (worker: unknown) => {
@@ -53,6 +55,10 @@ const around = (filename: unknown) => {
     if (handed) {
       if (worker) exited(worker, handed);
       else handed();
+    }
+    if (handles) {
+      setEnvironmentData(BUN_HANDLES, undefined);
+      if (worker) exited(worker, () => closeRecorded(new Int32Array(handles)));
     }
     // A worker started by a class taken before install (see coverWorkers) gets the path, and no hold.
     if (own) setEnvironmentData(HANDOFF, own.nameless ? undefined : own.bytes);

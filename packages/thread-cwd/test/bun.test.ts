@@ -52,6 +52,10 @@ describe.skipIf(!bun || !unshareHere)('thread-cwd on Bun, kernel mode', () => {
     expect(report.main).toEqual({ resolve: true, realpath: true, glob: ['name', 'w.cjs'], ...at('') });
   });
 
+  it('a pool: workers that chdir leave no handle open when they end or are terminated (Bun closes none of their files)', async () => {
+    expect(await scenario('pool')).toEqual({ answers: ['a'], leaked: 0 });
+  });
+
   it("a worker's workers (node:worker_threads and web) start in its directory, then move alone; a relative filename is its directory's; no thread it started stays there", async () => {
     const report = await scenario('nested');
     expect(report.outer).toEqual(at('a'));
