@@ -66,9 +66,10 @@ export function coverBun(replace: ReturnType<typeof patcher>['replace']): void {
       (original) =>
         function (this: unknown, options?: unknown) {
           if (state.own === undefined) return original.call(this, options);
-          // A string is the cwd itself; an object's cwd defaults to the cwd.
-          if (typeof options === 'string' || options === undefined)
+          // A string is the cwd itself; an object's cwd defaults to the cwd (and null is none, as undefined).
+          if (typeof options === 'string' || options === undefined || options === null) {
             return original.call(this, fromHere(options ?? '.'));
+          }
           if (options === null || typeof options !== 'object') return original.call(this, options);
           const { cwd } = options as { cwd?: unknown };
           return original.call(this, { ...options, cwd: fromHere(cwd ?? '.') });
@@ -79,6 +80,37 @@ export function coverBun(replace: ReturnType<typeof patcher>['replace']): void {
   for (const name of ['resolveSync', 'resolve'] as const) {
     replace(api, name, (original) => resolveFrom(original), `Bun.${name}`);
   }
+  // Relative paths these join to the cached cwd: joined to the thread's by path.resolve (cwdkit's, installed).
+  replace(
+    path,
+    'relative',
+    (original) =>
+      function relative(this: unknown, from: unknown, to: unknown) {
+        if (state.own === undefined || typeof from !== 'string' || typeof to !== 'string') {
+          return original.call(this, from, to);
+        }
+        return original.call(this, path.resolve(from), path.resolve(to));
+      },
+    'path.relative',
+  );
+  replace(
+    api as unknown as Record<string, unknown>,
+    'pathToFileURL',
+    (original) =>
+      function pathToFileURL(this: unknown, file: unknown, ...rest: unknown[]) {
+        return original.call(
+          this,
+          state.own !== undefined && typeof file === 'string' ? path.resolve(file) : file,
+          ...rest,
+        );
+      },
+    'Bun.pathToFileURL',
+  );
+}
+
+/** Bun.cwd (a string Bun's own chdir keeps), as this thread's cwd says. */
+export function followBunCwd(cwd: string): void {
+  if (bun) (globalThis as unknown as { Bun: { cwd: string } }).Bun.cwd = cwd;
 }
 
 /**
@@ -87,7 +119,13 @@ export function coverBun(replace: ReturnType<typeof patcher>['replace']): void {
  */
 function resolveFrom(original: (...args: unknown[]) => unknown) {
   return function (this: unknown, specifier: unknown, from: unknown, ...rest: unknown[]) {
-    if (state.own === undefined || typeof from !== 'string' || path.isAbsolute(from)) {
+    // Absolute, or a URL (file:///x.js): not the cached cwd's.
+    if (
+      state.own === undefined ||
+      typeof from !== 'string' ||
+      path.isAbsolute(from) ||
+      /^[a-z][a-z\d+.-]*:/i.test(from)
+    ) {
       return original.call(this, specifier, from, ...rest);
     }
     const cwd = process.cwd();

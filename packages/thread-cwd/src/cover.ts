@@ -293,11 +293,18 @@ function keep(own: Own, keeps: Spec['keeps'], result: unknown): void {
  * made from it (`new Blob([blob])`, a File, a structured clone) is not seen: read after the original was collected, it
  * walks a closed handle (NotReadableError) or a reused fd (Node's size and mtime check then stands).
  */
+// A BunFile has more that reads or writes its path (json, stat, write, delete...).
+const blobMethods = ['slice', 'stream', 'text', 'arrayBuffer', 'bytes', 'json', 'formData', 'exists', 'stat'].concat([
+  'write',
+  'writer',
+  'delete',
+  'unlink',
+]);
 function keepBlob(own: Own, blob: Blob): void {
   unreachable.register(blob, hold(own));
-  for (const name of ['slice', 'stream', 'text', 'arrayBuffer', 'bytes'] as const) {
+  for (const name of blobMethods) {
     const method = (blob as unknown as Record<string, unknown>)[name];
-    if (typeof method !== 'function') continue; // bytes(): Node 22+
+    if (typeof method !== 'function') continue; // bytes(): Node 22+; json() and the rest: a BunFile's
     Object.defineProperty(blob, name, {
       configurable: true,
       writable: true,

@@ -15,7 +15,7 @@ import {
   tooLongForOs,
 } from '@cwdkit/core';
 import { createProvider as createProcessCwd } from '@cwdkit/sab-atomics';
-import { recordHandle } from './bun.js';
+import { followBunCwd, recordHandle } from './bun.js';
 import { cover } from './cover.js';
 import { type DenoKernel, denoKernel, denoWorkerProvider } from './deno.js';
 import { intoDeletedDirectory, kernelCalls, kernelChdir, noKernelCalls, type ThreadCwdMode } from './kernel.js';
@@ -206,6 +206,7 @@ function adopt(entered: Own): void {
   if (previous === entered) return;
   state.own = entered;
   recordHandle(0, entered.fd); // before the previous one closes: a slot never names a closed fd
+  if (entered.utf8 && !entered.nameless) followBunCwd(entered.path);
   if (previous) retire(previous); // closed once nothing started in it still walks its handle
   // A nameless cwd cannot be handed over by its path: new Worker refuses instead (see workers.ts).
   setEnvironmentData(HANDOFF, entered.nameless ? undefined : entered.bytes);
@@ -264,6 +265,7 @@ function forget(): void {
   if (state.kept) return; // uninstalled in kernel mode: it stays where uninstall() pinned it
   state.own = undefined;
   recordHandle(0, undefined);
+  if (runtime === 'bun') followBunCwd(cwdForMessage());
   retire(own);
   setEnvironmentData(HANDOFF, undefined); // undefined deletes it
 }
