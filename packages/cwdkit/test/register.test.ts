@@ -743,7 +743,7 @@ console.log(JSON.stringify({ builtins, files, pending, atStart, early, warnings,
       ).flatMap(([name, command, args]) => configs.map(([label, env]) => [name, label, command, args, env] as const)),
     )(
       '%s, %s: nothing loaded at start; the first chdir installs thread-cwd, and its process-scope warning (if any) comes then',
-      async (name, label, command, args, env) => {
+      async (_name, label, command, args, env) => {
         withConfig(label);
         const seen = await start(command, args, env);
         expect(seen.files.filter((file) => !file.endsWith('cwdkit/dist/register.mjs'))).toEqual([]);
