@@ -849,8 +849,11 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   // Freed by CleanUp, never by a finalizer: one owner.
   if (napi_set_instance_data(env, state, nullptr, nullptr) != napi_ok ||
       napi_add_env_cleanup_hook(env, CleanUp, state) != napi_ok) {
+    napi_set_instance_data(env, nullptr, nullptr, nullptr);
     delete state;
-    Napi::Error::New(env, "cwdkit: could not register an environment cleanup hook").ThrowAsJavaScriptException();
+    // The environment is going away (a worker terminated while it loads this addon): node-addon-api's throw would
+    // abort the whole process when the throw itself fails, so a plain one, whose failure is left alone.
+    napi_throw_error(env, "ERR_CWDKIT_ADDON_INIT", "cwdkit: could not register an environment cleanup hook");
     return exports;
   }
   exports.Set("getcwd", Napi::Function::New<Getcwd>(env, "getcwd"));

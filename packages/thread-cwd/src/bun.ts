@@ -13,9 +13,10 @@ export const bun = (process.versions as { bun?: string }).bun !== undefined;
 /**
  * Bun closes none of a worker's files when the worker ends (Node does), so a pool of workers that chdir'd would run out
  * of them, a directory handle each. The parent hands each new worker two slots of shared memory (its cwd's handle, the
- * handle it stays in after uninstall()); the worker records them there, and whichever of the two sees the worker end
- * first takes them (Atomics.exchange) and closes them: the worker at its 'exit', the parent at the worker's end (a
- * terminate() runs no 'exit' in a Bun worker). A slot holds fd + 1: 0 is none.
+ * handle it stays in after uninstall()); the worker records them there, and the parent closes them once the worker has
+ * ended (its 'exit' or 'close', after a terminate() too), never before: the worker's own 'exit' listeners still read
+ * through them. A slot holds fd + 1: 0 is none. Not closed: a handle a call still in flight held when the worker was
+ * terminated, one opened by a chdir cut short, and those of a worker whose parent worker ended first.
  */
 export const BUN_HANDLES = 'cwdkit:thread-cwd.bun-handles.v1';
 /** This worker's slots, taken when this file loads and cleared: a worker it starts gets its own, or none. */
@@ -24,9 +25,7 @@ const slots = ((): Int32Array | undefined => {
   const shared = getEnvironmentData(BUN_HANDLES);
   if (!(shared instanceof SharedArrayBuffer)) return undefined;
   setEnvironmentData(BUN_HANDLES, undefined);
-  const taken = new Int32Array(shared);
-  process.once('exit', () => closeRecorded(taken));
-  return taken;
+  return new Int32Array(shared);
 })();
 
 /** Records this worker's handle `which` (0: its cwd, 1: where uninstall() keeps it); undefined: none now. */
@@ -34,15 +33,15 @@ export function recordHandle(which: 0 | 1, fd: number | undefined): void {
   if (slots) Atomics.store(slots, which, fd === undefined ? 0 : fd + 1);
 }
 
-/** Closes the handles recorded in `recorded` that nobody took yet. */
+/** Closes the handles an ended worker recorded in `recorded`, each once (both slots may name the same). */
 export function closeRecorded(recorded: Int32Array): void {
-  for (let which = 0; which < recorded.length; which++) {
-    const fd = Atomics.exchange(recorded, which, 0);
-    if (fd > 0) {
-      try {
-        fsOriginals.closeSync(fd - 1);
-      } catch {}
-    }
+  const fds = new Set<number>();
+  for (let which = 0; which < recorded.length; which++) fds.add(Atomics.exchange(recorded, which, 0) - 1);
+  for (const fd of fds) {
+    if (fd < 0) continue;
+    try {
+      fsOriginals.closeSync(fd);
+    } catch {}
   }
 }
 
@@ -98,11 +97,11 @@ export function coverBun(replace: ReturnType<typeof patcher>['replace']): void {
     'pathToFileURL',
     (original) =>
       function pathToFileURL(this: unknown, file: unknown, ...rest: unknown[]) {
-        return original.call(
-          this,
-          state.own !== undefined && typeof file === 'string' ? path.resolve(file) : file,
-          ...rest,
-        );
+        if (state.own === undefined || typeof file !== 'string' || path.isAbsolute(file)) {
+          return original.call(this, file, ...rest);
+        }
+        // path.resolve drops a trailing slash, which the URL keeps (a directory's).
+        return original.call(this, `${path.resolve(file)}${file.endsWith('/') ? '/' : ''}`, ...rest);
       },
     'Bun.pathToFileURL',
   );

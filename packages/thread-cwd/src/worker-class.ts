@@ -187,11 +187,14 @@ function withSetup(options: unknown): { options: unknown; added: Added | undefin
 }
 
 /**
- * A worker's relative filename (`./w.mjs`, `../w.mjs`), which Node resolves with path.resolve (this thread's cwd), and
- * Bun against its own cached cwd (the process's): on Bun, joined to this thread's cwd, as process.cwd() says it.
+ * A worker's relative filename, which Node resolves with path.resolve (this thread's cwd), and Bun against its own
+ * cached cwd (the process's): on Bun, joined to this thread's cwd, as process.cwd() says it. Relative is `./` or
+ * `../` first for node:worker_threads (another name is its ERR_WORKER_PATH), and any path for a web Worker (not `/`,
+ * not a URL such as `data:` or `blob:`).
  */
-function ownFile(filename: unknown, options: unknown): unknown {
-  if (!bun || typeof filename !== 'string' || !/^\.\.?\//.test(filename)) return filename;
+function ownFile(filename: unknown, options: unknown, web: boolean): unknown {
+  if (!bun || typeof filename !== 'string' || filename.startsWith('/')) return filename;
+  if (!/^\.\.?\//.test(filename) && (!web || /^[a-z][a-z\d+.-]*:/i.test(filename))) return filename;
   if ((options as { eval?: unknown } | null | undefined)?.eval) return filename;
   return `${process.cwd()}/${filename}`;
 }
@@ -206,7 +209,7 @@ export type Around = (filename: unknown) => (worker: unknown) => void;
  * `Worker` as a Proxy, not a subclass: `instanceof` holds both ways, and the statics and prototype stay the original's.
  * A new worker gets the setup entry preloaded, so it starts installed.
  */
-export function coveredWorker(Worker: Construct, around?: Around): Construct {
+export function coveredWorker(Worker: Construct, around?: Around, web = false): Construct {
   return new Proxy(Worker, {
     construct(target, args, newTarget) {
       const after = around?.(args[0]);
@@ -217,7 +220,7 @@ export function coveredWorker(Worker: Construct, around?: Around): Construct {
         if (setup?.added) setEnvironmentData(ADDED, setup.added);
         worker = Reflect.construct(
           target,
-          [ownFile(args[0], args[1]), setup ? setup.options : args[1], ...args.slice(2)],
+          [ownFile(args[0], args[1], web), setup ? setup.options : args[1], ...args.slice(2)],
           newTarget,
         );
         return worker as object;
@@ -279,7 +282,7 @@ export function coverAtStart(): () => void {
     const covered = coveredWorker(original as Construct, around);
     slot.Worker = covered;
     if (slot.Worker !== covered) throw new Error('thread-cwd: node:worker_threads.Worker cannot be replaced');
-    if (web) global.Worker = coveredWorker(web as Construct, around);
+    if (web) global.Worker = coveredWorker(web as Construct, around, true);
     cover = placed;
     slots[START_COVER] = cover;
   }

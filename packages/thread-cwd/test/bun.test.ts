@@ -63,7 +63,7 @@ describe.skipIf(!bun || !unshareHere)('thread-cwd on Bun, kernel mode', () => {
       { started: at('a'), moved: at('b') },
       { started: at('a'), moved: at('b') },
     ]);
-    expect(report.scripts).toEqual(['w.cjs of a', 'w.cjs of a']); // Bun alone runs the process cwd's
+    expect(report.scripts).toEqual(['w.cjs of a', 'w.cjs of a', 'w.cjs of a']); // Bun alone runs the process cwd's
     expect(report.after).toEqual(at('a'));
     expect(report.tids).toHaveLength(3);
     // Without the routing of Bun's own thread starts (kernel.ts: unshareFs(true)): 3-4 threads here, each time.
