@@ -853,7 +853,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
     delete state;
     // The environment is going away (a worker terminated while it loads this addon): node-addon-api's throw would
     // abort the whole process when the throw itself fails, so a plain one, whose failure is left alone.
-    napi_throw_error(env, "ERR_CWDKIT_ADDON_INIT", "cwdkit: could not register an environment cleanup hook");
+    napi_throw_error(env, "ERR_CWDKIT_NATIVE_UNAVAILABLE", "cwdkit: could not register an environment cleanup hook");
     return exports;
   }
   exports.Set("getcwd", Napi::Function::New<Getcwd>(env, "getcwd"));
