@@ -104,7 +104,7 @@ export function enumerate(kernel = false): Enumerated[] {
 
 /** The exported functions that are neither covered nor reviewed: each is a silent use of the real cwd. */
 export function uncovered(
-  covered: readonly Covered[] = coveredFunctions,
+  covered: readonly Covered[] = bun ? bunSurface() : coveredFunctions,
   reviewed: Readonly<Record<string, string>> = takesNoPath,
   found: readonly Enumerated[] = enumerate(),
 ): string[] {
@@ -718,7 +718,7 @@ export function cover(kernel: boolean): () => void {
   syncBuiltinExports(); // named imports of node:fs and friends follow (trap 15)
   // Where the install was deferred, a function a library added to node:fs since (graceful-fs's) is not Node's.
   const known = earlyNames();
-  const missed = uncovered(bun ? bunSurface() : undefined, undefined, enumerate(kernel)).filter(
+  const missed = uncovered(undefined, undefined, enumerate(kernel)).filter(
     (name) => known === undefined || known.has(name.split('.').slice(0, 2).join('.')),
   );
   if (missed.length > 0 && !warned) {

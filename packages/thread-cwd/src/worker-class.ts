@@ -239,8 +239,6 @@ export function coveredWorker(Worker: Construct, around?: Around, web = false): 
  */
 interface StartCover {
   readonly original: unknown;
-  /** Bun's web Worker, covered beside node:worker_threads' (its chdir would be Bun's own, moving every thread). */
-  readonly web: unknown;
   around: Around | undefined;
 }
 const START_COVER = Symbol.for('cwdkit.thread-cwd.start-cover.v1');
@@ -275,14 +273,10 @@ export function coverAtStart(): () => void {
   if (cover === undefined) {
     const slot = threads();
     const original = slot.Worker;
-    const global = globalThis as { Worker?: unknown };
-    const web = bun && typeof global.Worker === 'function' ? global.Worker : undefined;
-    const placed: StartCover = { original, web, around: undefined };
-    const around: Around = (filename) => placed.around?.(filename) ?? (() => {});
-    const covered = coveredWorker(original as Construct, around);
+    const placed: StartCover = { original, around: undefined };
+    const covered = coveredWorker(original as Construct, (filename) => placed.around?.(filename) ?? (() => {}));
     slot.Worker = covered;
     if (slot.Worker !== covered) throw new Error('thread-cwd: node:worker_threads.Worker cannot be replaced');
-    if (web) global.Worker = coveredWorker(web as Construct, around, true);
     cover = placed;
     slots[START_COVER] = cover;
   }
@@ -304,7 +298,6 @@ export function adoptStartCover(around: Around | undefined): (() => void) | unde
   return () => {
     cover.around = undefined;
     threads().Worker = cover.original;
-    if (cover.web) (globalThis as { Worker?: unknown }).Worker = cover.web;
     syncBuiltinExports(); // an ESM named import of Worker, taken after the start, holds the cover until synced
   };
 }

@@ -108,7 +108,7 @@ export function coverWorkers(): () => void {
   }
   // Bun's web Worker too: bare, its process.chdir would be Bun's own, which moves every thread's cached cwd.
   const web = globalThis as { Worker?: unknown };
-  if (bun && !adopted && typeof web.Worker === 'function') {
+  if (bun && typeof web.Worker === 'function') {
     replace(web, 'Worker', (Worker) => coveredWorker(Worker, around, true) as Fn, 'Worker');
   }
   // The main thread's cwd is the process's: a bare worker of it starts in the right place (and its chdir refuses).
