@@ -31,6 +31,8 @@ export interface Deferred {
   forward(owner: Record<string, unknown>, key: string, loads: boolean): void;
   /** Whether the load is still to come. */
   waiting(): boolean;
+  /** Runs the load now if it waits, as the first call of a loading stub would (its error thrown, as there). */
+  load(): void;
 }
 
 /**
@@ -107,5 +109,5 @@ export function deferInstall(load: () => void, originals: RuntimeOriginals): Def
     Object.defineProperty(owner, key, { ...descriptor, value: stub });
   };
   slots[PENDING_REGISTER] = run;
-  return { forward, waiting: () => waiting };
+  return { forward, waiting: () => waiting, load: run };
 }

@@ -21,15 +21,15 @@ const setup = createRequire(import.meta.url).resolve('@cwdkit/thread-cwd/setup')
 /** The worker's code: time its own require of the entry (or nothing), and a first chdir if asked, then report. */
 const body = (entry, chdir = false) => `
 const { parentPort } = require('node:worker_threads');
-const gc = globalThis.gc ?? (() => globalThis.Bun?.gc(true));
-gc();
+const collect = globalThis.gc ?? (() => globalThis.Bun?.gc(true));
+collect();
 const heap = process.memoryUsage().heapUsed;
 const started = process.hrtime.bigint();
 ${entry ? `require(${JSON.stringify(entry)});` : ''}
 const required = process.hrtime.bigint();
 ${chdir ? `process.chdir(${JSON.stringify(os.tmpdir())});` : ''}
 const moved = process.hrtime.bigint();
-gc();
+collect();
 parentPort.postMessage({
   ms: Number(required - started) / 1e6,
   chdirMs: Number(moved - required) / 1e6,

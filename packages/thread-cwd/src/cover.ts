@@ -7,7 +7,7 @@ import process from 'node:process';
 import { codedError, hasCode, syncBuiltinExports } from '@cwdkit/core';
 import { bun, coverBun } from './bun.js';
 import { type Fn, patcher } from './patch.js';
-import { earlyNames, type Route, routes } from './routes.js';
+import { earlyNames, type Route, routes, settleEarly } from './routes.js';
 import { handlePath, hold, type Joins, type Own, state, toOs, verify } from './state.js';
 import {
   bunSurface,
@@ -692,13 +692,16 @@ export function cover(kernel: boolean): () => void {
     // The trampolines the setup entry put in place at the worker's start (early.ts) get the covered function, wherever
     // they are now (captured, or moved out of their slot by a spy since restored, or under graceful-fs's wrapper); the
     // slot itself is left as it is: what sits there calls its trampoline.
+    settleEarly();
+    const surface = kernel ? kernelSurface(bun) : bun ? bunSurface() : coveredFunctions;
     const early = new Set<string>();
     for (const to of routes().values()) {
-      to.covered = wrap(to.original, to.entry.kind, to.entry.spec);
+      const entry = surface.find(({ module, name }) => module === to.module && name === to.name) as Covered;
+      to.covered = wrap(to.original, entry.kind, entry.spec);
       routed.push(to);
-      early.add(`${to.entry.module}.${to.entry.name}`);
+      early.add(`${to.module}.${to.name}`);
     }
-    for (const entry of kernel ? kernelSurface(bun) : bun ? bunSurface() : coveredFunctions) {
+    for (const entry of surface) {
       if (early.has(`${entry.module}.${entry.name}`)) continue;
       const found = ownerOf(entry);
       if (!found) continue;
@@ -718,9 +721,10 @@ export function cover(kernel: boolean): () => void {
   syncBuiltinExports(); // named imports of node:fs and friends follow (trap 15)
   // Where the install was deferred, a function a library added to node:fs since (graceful-fs's) is not Node's.
   const known = earlyNames();
-  const missed = uncovered(undefined, undefined, enumerate(kernel)).filter(
-    (name) => known === undefined || known.has(name.split('.').slice(0, 2).join('.')),
-  );
+  const missed = uncovered(undefined, undefined, enumerate(kernel)).filter((found) => {
+    const [module, name] = found.split('.') as [string, string];
+    return known?.get(module)?.includes(name) ?? true;
+  });
   if (missed.length > 0 && !warned) {
     warned = true;
     process.emitWarning(

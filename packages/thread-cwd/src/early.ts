@@ -1,56 +1,154 @@
 // The setup entry in a Node worker where kernel mode is to be expected (issue #28 item 5): what must be in place before
 // the worker's code runs, and nothing more; the rest (core, cwdkit, the addon, the cover's joins) loads at the worker's
-// first chdir, or the first install() or installed(). Until then the worker follows the process cwd with the
-// runtime's own process.cwd(), path.resolve and fs, as every thread does; what must be there from the start is only
-// what code can capture before that chdir (trap 15):
+// first chdir, its first `new Worker`, or the first install() or installed(). Until then the worker follows the process
+// cwd with the runtime's own process.cwd(), path.resolve and fs, as every thread does; what must be there from the
+// start is only what code can capture before that chdir (trap 15):
 // - The functions of node:fs and fs/promises that run on libuv's shared pool, which stays in the process cwd: a
 //   library that takes `const { readFile } = require('fs/promises')` now must hold a function that follows the
 //   worker later. Each is a trampoline to the original until install() gives it the covered one (cover.ts), wherever
-//   it is by then (a spy put over it and restored, a wrapper that calls it). Sync fs,
-//   child_process and net need nothing: in kernel mode they run on the thread, which the kernel moves.
-// - node:fs/promises is loaded for that (~2 ms of a fresh worker): an ES module's named import of it, or `import()`,
-//   reaches the module through no hook a CommonJS file can set, and a value taken from there is final.
-// - `Worker`, covered as on the main thread at start (worker-class.ts), so a worker started from here starts installed.
+//   it is by then (a spy put over it and restored, a wrapper that calls it). Sync fs, child_process and net need
+//   nothing: in kernel mode they run on the thread, which the kernel moves.
+// - fs/promises is not loaded for that (~2 ms of a fresh worker): its trampolines go in when something first reaches
+//   it, by fs.promises, process.getBuiltinModule, or require() and import, which module.registerHooks sees (Node
+//   22.15+). Where there is no registerHooks, it is loaded now.
+// - `Worker`: a worker started from here must start installed; its first `new Worker` installs (worker-class.ts).
 // - process.chdir and process.cwd, as stubs that wait (cwdkit/defer): the first chdir loads and installs.
+// Each file this entry bundles costs every worker its parse (~0.05 ms a KiB): this one imports only what it runs.
 import { deferInstall, installedOrWaiting } from 'cwdkit/defer';
 import type { Fn } from './patch.js';
-import { deferredHere, keepEarlyNames, markDeferred, type Route, routes } from './routes.js';
-import { type Covered, hostOf, kernelSurface, named } from './surface.js';
-import { coverAtStart, HANDOFF, PRIVATE_FS, syncBuiltinExports, takeAdded } from './worker-class.js';
+import {
+  ADDED,
+  type Added,
+  deferredHere,
+  HANDOFF,
+  keepEarlyNames,
+  keepSettle,
+  markDeferred,
+  PRELOADED,
+  PRIVATE_FS,
+  type Route,
+  routes,
+  START_COVER,
+  type StartCover,
+} from './routes.js';
 
 /**
  * node:fs itself, not a default import: in the CommonJS build that copies every property of the module (esbuild's
- * __toESM), ~0.7 ms of a fresh worker.
+ * __toESM), ~0.7 ms of a fresh worker, and an ES module's facade of it reads fs.promises, which loads fs/promises.
  */
 const fs = process.getBuiltinModule('node:fs');
+const threads = process.getBuiltinModule('node:worker_threads'); // a worker's bootstrap loaded it
+const slots = Object.getPrototypeOf(process) as Record<symbol, unknown>;
 
-/** Puts a trampoline over each function of `module` that kernel mode covers; false where one cannot be replaced. */
-function route(module: Covered['module'], exported: object): boolean {
-  const placed: [Record<string, unknown>, string, Fn][] = [];
-  for (const entry of kernelSurface(false)) {
-    if (entry.module !== module) continue;
-    const found = hostOf(entry, exported);
-    if (!found) continue;
-    const [host, key] = found as [Record<string, unknown>, string];
-    const original = host[key] as Fn;
-    if (routes().has(original)) continue; // placed already (a second copy of this file)
-    const to: Route = { original, covered: undefined, entry };
-    const trampoline = named(function (this: unknown, ...args: unknown[]) {
+/**
+ * What kernel mode covers of each module (surface.ts: kernelSurface(false), the functions that leave the calling
+ * thread), as names; the enumeration test holds these lists to it. A name the running Node does not export is skipped.
+ */
+const pool =
+  'access appendFile chmod chown copyFile cp lchmod lchown link lstat lutimes mkdir mkdtemp open opendir readdir readFile readlink rename rm rmdir stat statfs symlink truncate unlink utimes writeFile';
+export const EARLY_SURFACE = {
+  fs: `${pool} exists opendirSync openAsBlob openAsBlobSync watch mkdtempDisposableSync realpath.native`.split(' '),
+  'fs/promises': `${pool} realpath watch mkdtempDisposable`.split(' '),
+} as const;
+
+/** A function's name and length kept by its trampoline, and what hangs on it (fs.exists's promisify.custom). */
+function keepShape(trampoline: Fn, original: Fn): Fn {
+  for (const key of Reflect.ownKeys(original)) {
+    const descriptor = Reflect.getOwnPropertyDescriptor(original, key);
+    if (key !== 'prototype' && descriptor) Object.defineProperty(trampoline, key, descriptor);
+  }
+  return trampoline;
+}
+
+/**
+ * Puts a trampoline over each function of `module` that kernel mode covers and returns their undo; undefined, and
+ * nothing changed, where one cannot be replaced.
+ */
+function route(module: Route['module'], exported: object): (() => void) | undefined {
+  const placed: [Record<string, Fn>, string, Fn][] = [];
+  for (const name of EARLY_SURFACE[module]) {
+    const [outer, inner] = name.split('.') as [string, string | undefined];
+    const host = (inner === undefined ? exported : (exported as Record<string, unknown>)[outer]) as Record<string, Fn>;
+    const key = inner ?? outer;
+    const original = host?.[key];
+    if (typeof original !== 'function' || routes().has(original)) continue; // none, or placed already (a second copy)
+    const to: Route = { original, covered: undefined, module, name };
+    const trampoline = keepShape(function (this: unknown, ...args: unknown[]) {
       return Reflect.apply(to.covered ?? original, this, args);
     }, original);
     try {
       host[key] = trampoline;
     } catch {}
-    if (host[key] !== trampoline) {
-      for (const [owner, name, value] of placed.reverse()) {
-        routes().delete(owner[name]);
-        owner[name] = value;
-      }
-      return false;
-    }
     placed.push([host, key, original]);
+    if (host[key] !== trampoline) {
+      undo();
+      return undefined;
+    }
     routes().set(trampoline, to);
   }
+  keepEarlyNames(module, Object.keys(exported));
+  return undo;
+  function undo() {
+    for (const [owner, at, value] of placed.reverse()) {
+      routes().delete(owner[at]);
+      if (owner[at] !== value) owner[at] = value;
+    }
+  }
+}
+
+/** node:module's registerHooks (Node 22.15+, 23.5+), which the @types/node this builds with may not declare. */
+interface RegisterHooks {
+  registerHooks(hooks: {
+    resolve(specifier: string, context: unknown, next: (specifier: string, context: unknown) => unknown): unknown;
+  }): { deregister(): void };
+}
+
+/** The ids of fs/promises, as require(), import and process.getBuiltinModule take them. */
+const isPromises = (id: unknown) => id === 'fs/promises' || id === 'node:fs/promises';
+
+/**
+ * Routes fs/promises when something first reaches it, or now where that cannot be seen (no module.registerHooks) or it
+ * is loaded already. Its settle (also run by the install, cover.ts) takes the watch down, then loads and routes it.
+ * False where a trampoline cannot be placed now (the setup entry then installs at once).
+ */
+function routePromisesAtLoad(): boolean {
+  const loaded = (process as unknown as { moduleLoadList: string[] }).moduleLoadList;
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  const hooks = major > 23 || (major === 23 && minor >= 5) || (major === 22 && minor >= 15);
+  if (loaded.includes('NativeModule internal/fs/promises') || !hooks) {
+    return route('fs/promises', fs.promises) !== undefined;
+  }
+  const promises = Object.getOwnPropertyDescriptor(fs, 'promises') as PropertyDescriptor;
+  const getBuiltinModule = process.getBuiltinModule;
+  let watching = true;
+  const settle = () => {
+    if (!watching) return;
+    watching = false;
+    keepSettle(undefined);
+    hook.deregister();
+    if (Object.getOwnPropertyDescriptor(fs, 'promises')?.get === get) Object.defineProperty(fs, 'promises', promises);
+    if (process.getBuiltinModule === reach) process.getBuiltinModule = getBuiltinModule;
+    // Where one cannot be placed, fs/promises stays as it is: the install then cannot cover it either, and refuses.
+    route('fs/promises', fs.promises);
+  };
+  const get = keepShape(function (this: unknown) {
+    settle();
+    return Reflect.apply(promises.get as Fn, this, []);
+  }, promises.get as Fn);
+  const reach = keepShape(function (this: unknown, id: unknown) {
+    if (isPromises(id)) settle();
+    return Reflect.apply(getBuiltinModule, this, [id]);
+  }, getBuiltinModule as Fn) as typeof getBuiltinModule;
+  // require() and import, ES modules and CommonJS: resolved before Node makes the exports, or an ES module's view.
+  const hook = (getBuiltinModule('node:module') as unknown as RegisterHooks).registerHooks({
+    resolve(specifier, context, next) {
+      if (isPromises(specifier)) settle();
+      return next(specifier, context);
+    },
+  });
+  Object.defineProperty(fs, 'promises', { ...promises, get });
+  process.getBuiltinModule = reach;
+  keepSettle(settle);
   return true;
 }
 
@@ -65,18 +163,37 @@ function addonsAllowed(): boolean {
 
 /** Whether the process runs under no seccomp filter: then nothing refuses unshare(CLONE_FS) (trap 17). */
 function noSeccompFilter(): boolean {
-  // One read into a buffer: a proc file says it is empty, and readFileSync reads it in chunks it grows.
-  const buffer = Buffer.allocUnsafe(4096);
-  let fd: number | undefined;
   try {
-    fd = fs.openSync('/proc/self/status', 'r');
-    const read = fs.readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.toString('latin1', 0, read).includes('\nSeccomp:\t0\n');
+    // A proc file says it is empty: readFileSync reads it in chunks until the end.
+    return fs.readFileSync('/proc/thread-self/status', 'latin1').includes('\nSeccomp:\t0\n');
   } catch {
     return false; // no /proc: handles mode cannot run either, and install() says so
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/**
+ * The execArgv a worker started by thread-cwd's Worker cover was given, given back now, before the worker's code reads
+ * it (worker-class.ts, startedWithSetup: there it says the setup entry was preloaded).
+ */
+function takeAdded(): void {
+  const added = threads.getEnvironmentData(ADDED) as Added | undefined;
+  if (added === undefined || !process.execArgv.includes(added.entry)) return; // startedWithSetup() sees to it
+  slots[PRELOADED] = true;
+  threads.setEnvironmentData(ADDED, undefined);
+  process.execArgv.splice(0, Infinity, ...added.execArgv);
+}
+
+/** `Worker` covered until the install: its first `new Worker` installs, which gives the cover its `construct`. */
+function coverWorkerUntilInstall(load: () => void): void {
+  const slot = threads as unknown as { Worker: Fn };
+  const cover: StartCover = { original: slot.Worker, around: undefined, construct: undefined };
+  slot.Worker = new Proxy(slot.Worker, {
+    construct(target, args, newTarget) {
+      if (cover.construct === undefined) load();
+      return (cover.construct ?? Reflect.construct)(target, args, newTarget as Fn);
+    },
+  });
+  slots[START_COVER] = cover;
 }
 
 /**
@@ -89,7 +206,6 @@ export function deferKernelInstall(load: () => void): boolean {
   // reaches (an ES module's named import of node:path's resolve, Bun.resolveSync), so a Bun worker installs at once.
   const globals = globalThis as { Bun?: object; Deno?: unknown };
   if (globals.Bun !== undefined || globals.Deno !== undefined || process.platform !== 'linux') return false;
-  const threads = process.getBuiltinModule('node:worker_threads'); // a worker's bootstrap loaded it
   if (threads.isMainThread) return false;
   if (Object.getPrototypeOf(process.versions) !== Object.prototype) return false; // a vm context: install() refuses
   const asked = process.env.CWDKIT_THREAD_CWD_KERNEL;
@@ -102,16 +218,13 @@ export function deferKernelInstall(load: () => void): boolean {
   if (installedOrWaiting()) return false;
   if (!addonsAllowed() || !noSeccompFilter()) return false;
 
-  keepEarlyNames(
-    new Set([
-      ...Object.keys(fs).map((name) => `fs.${name}`),
-      ...Object.keys(fs.promises).map((n) => `fs/promises.${n}`),
-    ]),
-  );
-  if (!route('fs', fs) || !route('fs/promises', fs.promises)) return false;
+  const unrouteFs = route('fs', fs);
+  if (!unrouteFs) return false;
+  if (!routePromisesAtLoad()) {
+    unrouteFs();
+    return false;
+  }
   takeAdded();
-  coverAtStart();
-  syncBuiltinExports();
   markDeferred();
   const deferred = deferInstall(load, {
     processCwd: process.cwd,
@@ -119,6 +232,15 @@ export function deferKernelInstall(load: () => void): boolean {
     denoCwd: undefined,
     denoChdir: undefined,
   });
+  coverWorkerUntilInstall(deferred.load);
+  // Facades of the builtins' ES modules made before now (Node 26 loads the ES module loader in every worker) follow.
+  if (
+    (process as unknown as { moduleLoadList: string[] }).moduleLoadList.includes(
+      'NativeModule internal/modules/esm/loader',
+    )
+  ) {
+    process.getBuiltinModule('node:module').syncBuiltinESMExports();
+  }
   deferred.forward(process as unknown as Record<string, unknown>, 'chdir', true);
   deferred.forward(process as unknown as Record<string, unknown>, 'cwd', false);
   return true;

@@ -19,7 +19,7 @@ import { followBunCwd, recordHandle } from './bun.js';
 import { cover } from './cover.js';
 import { type DenoKernel, denoKernel, denoWorkerProvider } from './deno.js';
 import { intoDeletedDirectory, kernelCalls, kernelChdir, noKernelCalls, type ThreadCwdMode } from './kernel.js';
-import { deferredHere } from './routes.js';
+import { deferredHere, HANDOFF, PRIVATE_FS } from './routes.js';
 import {
   fsOriginals,
   handlePath,
@@ -32,7 +32,6 @@ import {
   verify,
   viaHandle,
 } from './state.js';
-import { HANDOFF, PRIVATE_FS } from './worker-class.js';
 import { coverWorkers } from './workers.js';
 
 export { type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';

@@ -9,8 +9,8 @@ import { getSystemErrorName } from 'node:util';
 import { setEnvironmentData } from 'node:worker_threads';
 import { codedError, runtime } from '@cwdkit/core';
 import { type Kernel, kernel } from '@cwdkit/native/kernel';
+import { PRIVATE_FS } from './routes.js';
 import { fsOriginals, handlePath, processCwdLink, state } from './state.js';
-import { PRIVATE_FS } from './worker-class.js';
 
 /** What an installed worker's chdir does: 'kernel' (its own fs_struct, a real fchdir) or 'handles' (the cover alone). */
 export type ThreadCwdMode = 'kernel' | 'handles';

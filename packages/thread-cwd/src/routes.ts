@@ -1,18 +1,20 @@
-// The early cover's record in this thread (early.ts puts it in place at a worker's start, cover.ts takes it over at
-// install): which functions are trampolines, and whether the install was deferred. Imports nothing at run time.
+// What a worker's early cover (early.ts, the setup entry's) and the install share: which functions are trampolines,
+// whether the install was deferred, the Worker cover put in place at start, and the names of the environment data a
+// worker hands to the workers it starts. Imports nothing at run time: the setup entry bundles it.
 import type { Fn } from './patch.js';
-import type { Covered } from './surface.js';
 
 /** A trampoline's target: the covered function once install() sets it, else the original; and what it stands for. */
 export interface Route {
   readonly original: Fn;
   covered: Fn | undefined;
-  readonly entry: Covered;
+  readonly module: 'fs' | 'fs/promises';
+  /** Its name in the module, as surface.ts spells it ('readFile', 'realpath.native'). */
+  readonly name: string;
 }
 
 /** As core's threadSlots() on Node (this file loads no core): the same object in every vm context of the thread. */
 const slots = Object.getPrototypeOf(process) as Record<symbol, unknown>;
-const ROUTES = Symbol.for('cwdkit.thread-cwd.early-routes.v1');
+const ROUTES = Symbol.for('cwdkit.thread-cwd.early-routes.v2');
 const EARLY = Symbol.for('cwdkit.thread-cwd.early.v1');
 
 /** Whether the setup entry deferred this thread's install (the early cover is in place): kernel mode was expected. */
@@ -27,14 +29,65 @@ export const routes = (): Map<unknown, Route> => {
   return slots[ROUTES] as Map<unknown, Route>;
 };
 
-const NAMES = Symbol.for('cwdkit.thread-cwd.early-names.v1');
+const NAMES = Symbol.for('cwdkit.thread-cwd.early-names.v2');
 
 /**
- * The names node:fs and fs/promises exported when the setup entry deferred the install ('fs.readFile',
- * 'fs/promises.stat'): what a library adds before the install (graceful-fs's `fs.gracefulify`) is not Node's, and is no
- * uncovered function of Node's to warn about. Undefined where the install was not deferred.
+ * The names each module exported when the early cover put its trampolines there ('fs' → ['readFile', ...]): what a
+ * library adds before the install (graceful-fs's `fs.gracefulify`) is not Node's, and is no uncovered function of
+ * Node's to warn about. Undefined where the install was not deferred; a module not there was not routed early.
  */
-export const earlyNames = (): ReadonlySet<string> | undefined => slots[NAMES] as ReadonlySet<string> | undefined;
-export const keepEarlyNames = (names: ReadonlySet<string>): void => {
-  slots[NAMES] = names;
+export const earlyNames = (): ReadonlyMap<string, readonly string[]> | undefined =>
+  slots[NAMES] as ReadonlyMap<string, readonly string[]> | undefined;
+export const keepEarlyNames = (module: string, names: readonly string[]): void => {
+  slots[NAMES] ??= new Map<string, readonly string[]>();
+  (slots[NAMES] as Map<string, readonly string[]>).set(module, names);
 };
+
+const SETTLE = Symbol.for('cwdkit.thread-cwd.early-settle.v1');
+
+/**
+ * What the install runs first where the early cover waits for fs/promises to load (early.ts): fs/promises routed now
+ * if it was loaded meanwhile, and the watch for its load taken down.
+ */
+export const settleEarly = (): void => (slots[SETTLE] as (() => void) | undefined)?.();
+export const keepSettle = (settle: (() => void) | undefined): void => {
+  slots[SETTLE] = settle;
+};
+
+/**
+ * Where a worker hands its cwd to the workers it starts (environment data is copied into each new worker): its path,
+ * set at chdir, or, while the covered Worker constructs one, its handle's path (workers.ts).
+ */
+export const HANDOFF = 'cwdkit:thread-cwd.v1';
+
+/**
+ * Set (never unset) in a thread whose fs_struct is not the process's: it unshared, or it was started by a thread whose
+ * was not (a new thread shares its creator's). Environment data is copied into each new worker, so every descendant
+ * has it, as every descendant's fs_struct is such a copy.
+ */
+export const PRIVATE_FS = 'cwdkit:thread-cwd.private-fs.v1';
+
+/**
+ * Set while the covered Worker constructs one whose execArgv it gave the setup entry: that entry, and the execArgv the
+ * caller gave or the worker would have inherited, which its process.execArgv then says (workers.ts).
+ */
+export const ADDED = 'cwdkit:thread-cwd.added.v2';
+export interface Added {
+  readonly entry: string;
+  readonly execArgv: readonly string[];
+}
+
+/** Whether this thread was started with the setup entry preloaded by an absolute --require (worker-class.ts). */
+export const PRELOADED = Symbol.for('cwdkit.thread-cwd.preloaded.v1');
+
+/**
+ * The Worker cover put in place at start (start.ts on a Node main thread, the setup entry's early cover in a worker),
+ * until thread-cwd's install() adopts it. `around` is what install() gives it then. `construct` does what the covered
+ * Worker does (worker-class.ts); the early cover has none until the install (its first `new Worker` installs).
+ */
+export interface StartCover {
+  readonly original: unknown;
+  around: ((filename: unknown) => (worker: unknown) => void) | undefined;
+  construct: ((target: Fn, args: unknown[], newTarget: Fn) => object) | undefined;
+}
+export const START_COVER = Symbol.for('cwdkit.thread-cwd.start-cover.v2');

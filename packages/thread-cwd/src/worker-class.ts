@@ -1,37 +1,15 @@
 // The part of the Worker cover (workers.ts) that a Node main thread needs, and nothing else: no core, no fs cover, no
 // node:module. cwdkit/register loads it at start through the start entry (start.ts) when thread-cwd is configured, so
 // that a worker started before the deferred load starts installed; every other thread gets it through workers.ts.
-import { existsSync } from 'node:fs';
 import { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
-
-/**
- * Where a worker hands its cwd to the workers it starts (environment data is copied into each new worker): its path,
- * set at chdir, or, while the covered Worker constructs one, its handle's path (workers.ts).
- */
-export const HANDOFF = 'cwdkit:thread-cwd.v1';
-
-/**
- * Set (never unset) in a thread whose fs_struct is not the process's: it unshared, or it was started by a thread whose
- * was not (a new thread shares its creator's). Environment data is copied into each new worker, so every descendant
- * has it, as every descendant's fs_struct is such a copy.
- */
-export const PRIVATE_FS = 'cwdkit:thread-cwd.private-fs.v1';
+import type { Fn } from './patch.js';
+import { ADDED, type Added, PRELOADED, START_COVER, type StartCover } from './routes.js';
 
 declare const module: { filename?: unknown } | undefined;
 
 const bun = (process.versions as { bun?: string }).bun !== undefined;
 
 type Construct = (...args: unknown[]) => unknown;
-
-/**
- * Set while the covered Worker constructs one whose execArgv it gave the setup entry: that entry, and the execArgv the
- * caller gave or the worker would have inherited, which its process.execArgv then says (workers.ts).
- */
-export const ADDED = 'cwdkit:thread-cwd.added.v2';
-export interface Added {
-  readonly entry: string;
-  readonly execArgv: readonly string[];
-}
 
 /**
  * This file's folder (dist) as a URL: import.meta.url in the ESM build, the CommonJS module's filename in the CJS
@@ -59,7 +37,7 @@ function setupFile(): string | undefined {
     const folder = ownFolder();
     const file = folder && process.getBuiltinModule('node:url').fileURLToPath(new URL('setup.cjs', folder));
     // a bundle's own folder has no setup.cjs: import.meta.url and module.filename then name the bundle
-    setup = { file: file && existsSync(file) ? file : undefined };
+    setup = { file: file && process.getBuiltinModule('node:fs').existsSync(file) ? file : undefined };
   }
   return setup.file;
 }
@@ -98,8 +76,6 @@ function setupPreloads(execArgv: readonly unknown[]): Preload[] {
 
 /** Whether a thread started with this execArgv has the setup entry preloaded in a way each worker it starts runs too. */
 export const preloadsSetup = (execArgv: readonly unknown[]) => setupPreloads(execArgv).some((p) => p.everywhere);
-
-const PRELOADED = Symbol.for('cwdkit.thread-cwd.preloaded.v1');
 
 /**
  * Whether this thread was started with the setup entry preloaded by an absolute --require: its workers inherit that
@@ -206,42 +182,38 @@ function ownFile(filename: unknown, options: unknown, web: boolean): unknown {
 export type Around = (filename: unknown) => (worker: unknown) => void;
 
 /**
+ * What the covered Worker does at `new Worker`: the setup entry preloaded (so the worker starts installed), and `around`
+ * it, what the installed thread does.
+ */
+function coveredConstruct(around?: Around, web = false): NonNullable<StartCover['construct']> {
+  return (target, args, newTarget) => {
+    const after = around?.(args[0]);
+    let worker: unknown;
+    let setup: ReturnType<typeof withSetup>;
+    try {
+      setup = withSetup(args[1]);
+      if (setup?.added) setEnvironmentData(ADDED, setup.added);
+      worker = Reflect.construct(
+        target,
+        [ownFile(args[0], args[1], web), setup ? setup.options : args[1], ...args.slice(2)],
+        newTarget,
+      );
+      return worker as object;
+    } finally {
+      if (setup?.added) setEnvironmentData(ADDED, undefined);
+      after?.(worker);
+    }
+  };
+}
+
+/**
  * `Worker` as a Proxy, not a subclass: `instanceof` holds both ways, and the statics and prototype stay the original's.
  * A new worker gets the setup entry preloaded, so it starts installed.
  */
 export function coveredWorker(Worker: Construct, around?: Around, web = false): Construct {
-  return new Proxy(Worker, {
-    construct(target, args, newTarget) {
-      const after = around?.(args[0]);
-      let worker: unknown;
-      let setup: ReturnType<typeof withSetup>;
-      try {
-        setup = withSetup(args[1]);
-        if (setup?.added) setEnvironmentData(ADDED, setup.added);
-        worker = Reflect.construct(
-          target,
-          [ownFile(args[0], args[1], web), setup ? setup.options : args[1], ...args.slice(2)],
-          newTarget,
-        );
-        return worker as object;
-      } finally {
-        if (setup?.added) setEnvironmentData(ADDED, undefined);
-        after?.(worker);
-      }
-    },
-  });
+  return new Proxy(Worker, { construct: coveredConstruct(around, web) as ProxyHandler<Construct>['construct'] });
 }
 
-/**
- * The cover put in place at start (start.ts on a Node main thread, the setup entry's early cover in a worker), until
- * thread-cwd's install() adopts it. `around` is what install() gives it then: a Worker class taken before that (the
- * covered one) does at once what the installed thread does around a new worker (workers.ts).
- */
-interface StartCover {
-  readonly original: unknown;
-  around: Around | undefined;
-}
-const START_COVER = Symbol.for('cwdkit.thread-cwd.start-cover.v1');
 // As core's threadSlots() (this file loads no core): the same object in every vm context of the thread.
 const slots = (
   (globalThis as { Deno?: unknown }).Deno === undefined ? Object.getPrototypeOf(process) : globalThis
@@ -263,6 +235,9 @@ export function syncBuiltinExports(): void {
  */
 const threads = () => process.getBuiltinModule('node:worker_threads') as unknown as { Worker: unknown };
 
+/** The start cover's `construct` for `around` as install() sets it (none until then). */
+const startConstruct = (cover: StartCover) => coveredConstruct((filename) => cover.around?.(filename) ?? (() => {}));
+
 /**
  * Covers this thread's `Worker` now (a second call before install() adopts it finds it in place: cwdkit/register
  * calls it once per process), and returns its undo, a no-op once install() has adopted the cover (then install()'s
@@ -273,8 +248,13 @@ export function coverAtStart(): () => void {
   if (cover === undefined) {
     const slot = threads();
     const original = slot.Worker;
-    const placed: StartCover = { original, around: undefined };
-    const covered = coveredWorker(original as Construct, (filename) => placed.around?.(filename) ?? (() => {}));
+    const placed: StartCover = { original, around: undefined, construct: undefined };
+    const construct = startConstruct(placed);
+    placed.construct = construct;
+    // As the setup entry's early cover, it calls what the cover's `construct` is (early.ts).
+    const covered = new Proxy(original as Construct, {
+      construct: (target, args, newTarget) => construct(target as Fn, args, newTarget as Fn),
+    });
     slot.Worker = covered;
     if (slot.Worker !== covered) throw new Error('thread-cwd: node:worker_threads.Worker cannot be replaced');
     cover = placed;
@@ -287,14 +267,16 @@ export function coverAtStart(): () => void {
 }
 
 /**
- * The cover coverAtStart() put in place, taken over by the caller (install()), which gives it `around`: its undo, which
- * puts the original Worker back; undefined when there is none to take.
+ * The cover put in place at start (coverAtStart(), or the setup entry's early cover, which has no `construct` until
+ * now), taken over by the caller (install()), which gives it `around`: its undo, which puts the original Worker back;
+ * undefined when there is none to take.
  */
 export function adoptStartCover(around: Around | undefined): (() => void) | undefined {
   const cover = slots[START_COVER] as StartCover | undefined;
   if (cover === undefined) return undefined;
   slots[START_COVER] = undefined;
   cover.around = around;
+  cover.construct ??= startConstruct(cover);
   return () => {
     cover.around = undefined;
     threads().Worker = cover.original;

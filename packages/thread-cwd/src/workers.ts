@@ -7,8 +7,9 @@ import { codedError, syncBuiltinExports } from '@cwdkit/core';
 import { BUN_HANDLES, bun, closeRecorded } from './bun.js';
 import { type WorkerStart, workerStart } from './kernel.js';
 import { type Fn, patcher } from './patch.js';
+import { HANDOFF } from './routes.js';
 import { handlePath, hold, state } from './state.js';
-import { adoptStartCover, coveredWorker, HANDOFF, startedWithSetup } from './worker-class.js';
+import { adoptStartCover, coveredWorker, startedWithSetup } from './worker-class.js';
 
 startedWithSetup(); // this thread's ADDED taken now, before it starts a worker of its own
 

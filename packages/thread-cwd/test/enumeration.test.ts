@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import { findRuntime } from '@cwdkit/conformance';
 import { coveredFunctions, enumerate, takesNoPath, uncovered } from '@cwdkit/thread-cwd';
 import { describe, expect, it } from 'vitest';
+import { EARLY_SURFACE } from '../src/early.js';
+import { kernelSurface } from '../src/surface.js';
 import { MAJORS } from './majors.js';
 
 const probe = `import('@cwdkit/thread-cwd').then((m) => process.stdout.write(JSON.stringify({
@@ -31,6 +33,12 @@ describe('the cover is complete', () => {
     const found = JSON.parse(execFileSync(bun as string, ['-e', probe], { encoding: 'utf8' }));
     expect(found.count).toBeGreaterThan(100);
     expect(found.uncovered).toEqual([]);
+  });
+
+  it("the setup entry's early cover (its lists of names) puts a trampoline over each function kernel mode covers", () => {
+    const table = kernelSurface(false).map((entry) => `${entry.module}.${entry.name}`);
+    const early = Object.entries(EARLY_SURFACE).flatMap(([module, names]) => names.map((name) => `${module}.${name}`));
+    expect(early.sort()).toEqual(table.sort());
   });
 
   it('names a function left out of the cover, and one left off the reviewed list', () => {
