@@ -33,7 +33,7 @@ export default defineConfig([
   {
     ...shared,
     // The setup entry: one file per format that loads nothing else until the install (in a worker in kernel mode, the
-    // first chdir: early.ts), cwdkit/defer bundled in; then it loads cwdkit and the index itself. Its ESM build awaits
+    // first chdir: early.ts), cwdkit/defer bundled in; then it loads cwdkit/install and the index itself. Its ESM build awaits
     // the ES modules where it installs at once (src/setup.ts), its CJS build requires (src/setup-cjs.ts).
     entry: { setup: 'src/setup.ts' },
     format: ['esm'],

@@ -1,8 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { codedError } from '@cwdkit/core';
+
+// Not default imports: in the CommonJS build each copies the module's every property (esbuild's __toESM), and
+// thread-cwd loads this at a worker's first chdir (issue #28 item 5).
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
 
 /** What build/Release/cwdkit.node (or a prebuild) exports; see src/cwdkit.cc. */
 export interface Binding {
@@ -86,6 +88,11 @@ export function load(): Binding {
     );
   }
   try {
+    // The addon compiled at install, as node-gyp-build finds it first, without loading node-gyp-build (and node:os),
+    // ~1.5 ms of a worker's first chdir under thread-cwd; unless its variables ask for a prebuild.
+    const built = path.join(root, 'build', 'Release', 'cwdkit.node');
+    const prebuildAsked = process.env.PREBUILDS_ONLY || process.env['@CWDKIT/NATIVE_PREBUILD'];
+    if (!prebuildAsked && fs.existsSync(built)) return requireFrom(built)(built) as Binding;
     // node-gyp-build as installed with the package; build/Release first, then prebuilds/<platform>-<arch>.
     return (requireFrom(path.join(root, 'package.json'))('node-gyp-build') as (directory: string) => Binding)(root);
   } catch (cause) {

@@ -35,6 +35,23 @@ describe.runIf(process.platform === 'linux')('kernel()', () => {
     expect(Object.keys(calls).sort()).toEqual(['fchdir', 'probeUnshare', 'routeThreadStarts', 'umask', 'unshareFs']);
   });
 
+  // The loader takes build/Release/cwdkit.node without node-gyp-build (a worker's first chdir under thread-cwd), but
+  // node-gyp-build's PREBUILDS_ONLY still means a prebuild or nothing (this checkout has none).
+  it.skipIf(fs.existsSync(path.join(packageRoot, 'prebuilds')))(
+    'under PREBUILDS_ONLY the addon compiled at install is not taken: ERR_CWDKIT_NATIVE_UNAVAILABLE',
+    async () => {
+      const probe =
+        "const k = require('@cwdkit/native/kernel').kernel(); console.log(k instanceof Error ? k.code : 'loaded')";
+      for (const [extra, expected] of [
+        [{}, 'loaded'],
+        [{ PREBUILDS_ONLY: '1' }, 'ERR_CWDKIT_NATIVE_UNAVAILABLE'],
+      ] as const) {
+        const ended = await run([process.execPath, '-e', probe], 60_000, { ...process.env, ...extra });
+        expect(ended.stdout.trim(), ended.stderr).toBe(expected);
+      }
+    },
+  );
+
   it("fchdir refuses what is not a number, and answers the OS's errno", () => {
     const calls = kernel();
     if (calls instanceof Error) throw calls;

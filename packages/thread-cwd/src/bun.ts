@@ -2,11 +2,11 @@
 // sync fs run on the thread and follow it; what runs on Bun's work pool is in surface.ts (bunCoveredFunctions). Bun's
 // Glob and resolver read Bun's own cached cwd, which only Bun's process.chdir moves (refused in a worker): they are
 // given the thread's cwd, as process.cwd() says it, the way Bun gives them its cached one.
-import path from 'node:path';
-import process from 'node:process';
 import { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
 import type { patcher } from './patch.js';
 import { fsOriginals, state } from './state.js';
+
+const path = process.getBuiltinModule('node:path');
 
 export const bun = (process.versions as { bun?: string }).bun !== undefined;
 

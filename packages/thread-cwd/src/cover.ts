@@ -1,13 +1,10 @@
 // What follows a worker's own cwd once it chdir'd: every path-taking function of node:fs, node:fs/promises and
 // node:child_process, process.loadEnvFile and process.dlopen (trap 14). Patched in that thread only; the tables are
 // data, so the enumeration test can hold them against what the running Node exports.
-import fs from 'node:fs';
-import path from 'node:path';
-import process from 'node:process';
 import { codedError, hasCode, syncBuiltinExports } from '@cwdkit/core';
 import { bun, coverBun } from './bun.js';
 import { type Fn, patcher } from './patch.js';
-import { earlyNames, type Route, routes, settleEarly } from './routes.js';
+import { earlyNames, type Route, routes } from './routes.js';
 import { handlePath, hold, type Joins, type Own, state, toOs, verify } from './state.js';
 import {
   bunSurface,
@@ -21,6 +18,9 @@ import {
   type Returns,
   type Spec,
 } from './surface.js';
+
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
 
 /**
  * node:child_process and node:net, taken when they are needed (cover() in a worker, enumerate()), never at load: the
@@ -692,7 +692,6 @@ export function cover(kernel: boolean): () => void {
     // The trampolines the setup entry put in place at the worker's start (early.ts) get the covered function, wherever
     // they are now (captured, or moved out of their slot by a spy since restored, or under graceful-fs's wrapper); the
     // slot itself is left as it is: what sits there calls its trampoline.
-    settleEarly();
     const surface = kernel ? kernelSurface(bun) : bun ? bunSurface() : coveredFunctions;
     const early = new Set<string>();
     for (const to of routes().values()) {

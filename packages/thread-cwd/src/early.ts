@@ -8,9 +8,9 @@
 //   worker later. Each is a trampoline to the original until install() gives it the covered one (cover.ts), wherever
 //   it is by then (a spy put over it and restored, a wrapper that calls it). Sync fs, child_process and net need
 //   nothing: in kernel mode they run on the thread, which the kernel moves.
-// - fs/promises is not loaded for that (~2 ms of a fresh worker): its trampolines go in when something first reaches
-//   it, by fs.promises, process.getBuiltinModule, or require() and import, which module.registerHooks sees (Node
-//   22.15+). Where there is no registerHooks, it is loaded now.
+// - node:fs/promises is loaded for that (~2 ms of a fresh worker): a watch for its first load missed ways to it (a
+//   resolver that maps another name to it, package.json "imports", a loader's own hook; a review found "root" read in
+//   "sub"), and broke loaders on Node 22 (registerHooks beside module.register); a value taken from it is final.
 // - `Worker`: a worker started from here must start installed; its first `new Worker` installs (worker-class.ts).
 // - process.chdir and process.cwd, as stubs that wait (cwdkit/defer): the first chdir loads and installs.
 // Each file this entry bundles costs every worker its parse (~0.05 ms a KiB): this one imports only what it runs.
@@ -22,7 +22,6 @@ import {
   deferredHere,
   HANDOFF,
   keepEarlyNames,
-  keepSettle,
   markDeferred,
   PRELOADED,
   PRIVATE_FS,
@@ -96,62 +95,6 @@ function route(module: Route['module'], exported: object): (() => void) | undefi
   }
 }
 
-/** node:module's registerHooks (Node 22.15+, 23.5+), which the @types/node this builds with may not declare. */
-interface RegisterHooks {
-  registerHooks(hooks: {
-    resolve(specifier: string, context: unknown, next: (specifier: string, context: unknown) => unknown): unknown;
-  }): { deregister(): void };
-}
-
-/** The ids of fs/promises, as require(), import and process.getBuiltinModule take them. */
-const isPromises = (id: unknown) => id === 'fs/promises' || id === 'node:fs/promises';
-
-/**
- * Routes fs/promises when something first reaches it, or now where that cannot be seen (no module.registerHooks) or it
- * is loaded already. Its settle (also run by the install, cover.ts) takes the watch down, then loads and routes it.
- * False where a trampoline cannot be placed now (the setup entry then installs at once).
- */
-function routePromisesAtLoad(): boolean {
-  const loaded = (process as unknown as { moduleLoadList: string[] }).moduleLoadList;
-  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
-  const hooks = major > 23 || (major === 23 && minor >= 5) || (major === 22 && minor >= 15);
-  if (loaded.includes('NativeModule internal/fs/promises') || !hooks) {
-    return route('fs/promises', fs.promises) !== undefined;
-  }
-  const promises = Object.getOwnPropertyDescriptor(fs, 'promises') as PropertyDescriptor;
-  const getBuiltinModule = process.getBuiltinModule;
-  let watching = true;
-  const settle = () => {
-    if (!watching) return;
-    watching = false;
-    keepSettle(undefined);
-    hook.deregister();
-    if (Object.getOwnPropertyDescriptor(fs, 'promises')?.get === get) Object.defineProperty(fs, 'promises', promises);
-    if (process.getBuiltinModule === reach) process.getBuiltinModule = getBuiltinModule;
-    // Where one cannot be placed, fs/promises stays as it is: the install then cannot cover it either, and refuses.
-    route('fs/promises', fs.promises);
-  };
-  const get = keepShape(function (this: unknown) {
-    settle();
-    return Reflect.apply(promises.get as Fn, this, []);
-  }, promises.get as Fn);
-  const reach = keepShape(function (this: unknown, id: unknown) {
-    if (isPromises(id)) settle();
-    return Reflect.apply(getBuiltinModule, this, [id]);
-  }, getBuiltinModule as Fn) as typeof getBuiltinModule;
-  // require() and import, ES modules and CommonJS: resolved before Node makes the exports, or an ES module's view.
-  const hook = (getBuiltinModule('node:module') as unknown as RegisterHooks).registerHooks({
-    resolve(specifier, context, next) {
-      if (isPromises(specifier)) settle();
-      return next(specifier, context);
-    },
-  });
-  Object.defineProperty(fs, 'promises', { ...promises, get });
-  process.getBuiltinModule = reach;
-  keepSettle(settle);
-  return true;
-}
-
 /** Whether this worker may load an addon (the kernel calls are one): not under --no-addons, nor Node's permission model
  * without --allow-addons. */
 function addonsAllowed(): boolean {
@@ -220,7 +163,7 @@ export function deferKernelInstall(load: () => void): boolean {
 
   const unrouteFs = route('fs', fs);
   if (!unrouteFs) return false;
-  if (!routePromisesAtLoad()) {
+  if (!route('fs/promises', fs.promises)) {
     unrouteFs();
     return false;
   }

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import process from 'node:process';
 import { getEnvironmentData, setEnvironmentData } from 'node:worker_threads';
 import {
   buildProvider,
@@ -37,6 +35,10 @@ import { coverWorkers } from './workers.js';
 export { type Enumerated, enumerate, takesNoPath, uncovered } from './cover.js';
 export type { ThreadCwdMode } from './kernel.js';
 export { coveredFunctions } from './surface.js';
+
+// The builtins by process.getBuiltinModule, not default imports: in the CommonJS build each default import copies the
+// module's every property (esbuild's __toESM), ~1.2 ms of a worker's first chdir for fs and process (issue #28 item 5).
+const fs = process.getBuiltinModule('node:fs');
 
 // The originals, taken before install() can cover them (trap 7): this module's own calls never go through the cover.
 const { closeSync, fstatSync, openSync, readlinkSync, statSync } = fsOriginals;

@@ -3,14 +3,14 @@
 // own. Calls that run on that thread (sync fs, child_process, process.loadEnvFile, process.dlopen) then need no
 // rewrite; what runs on libuv's shared pool (fs callbacks, fs/promises, streams) still goes through the directory's
 // handle (cover.ts), since the pool shares the process's fs_struct (trap 16). Elsewhere, handles mode: the cover alone.
-import fs from 'node:fs';
-import process from 'node:process';
 import { getSystemErrorName } from 'node:util';
 import { setEnvironmentData } from 'node:worker_threads';
 import { codedError, runtime } from '@cwdkit/core';
 import { type Kernel, kernel } from '@cwdkit/native/kernel';
 import { PRIVATE_FS } from './routes.js';
 import { fsOriginals, handlePath, processCwdLink, state } from './state.js';
+
+const fs = process.getBuiltinModule('node:fs');
 
 /** What an installed worker's chdir does: 'kernel' (its own fs_struct, a real fchdir) or 'handles' (the cover alone). */
 export type ThreadCwdMode = 'kernel' | 'handles';

@@ -43,17 +43,6 @@ export const keepEarlyNames = (module: string, names: readonly string[]): void =
   (slots[NAMES] as Map<string, readonly string[]>).set(module, names);
 };
 
-const SETTLE = Symbol.for('cwdkit.thread-cwd.early-settle.v1');
-
-/**
- * What the install runs first where the early cover waits for fs/promises to load (early.ts): fs/promises routed now
- * if it was loaded meanwhile, and the watch for its load taken down.
- */
-export const settleEarly = (): void => (slots[SETTLE] as (() => void) | undefined)?.();
-export const keepSettle = (settle: (() => void) | undefined): void => {
-  slots[SETTLE] = settle;
-};
-
 /**
  * Where a worker hands its cwd to the workers it starts (environment data is copied into each new worker): its path,
  * set at chdir, or, while the covered Worker constructs one, its handle's path (workers.ts).

@@ -5,5 +5,5 @@ import { setupInstall } from './setup-install.js';
 declare const require: (id: string) => never;
 
 const install = () =>
-  setupInstall({ cwdkit: require('cwdkit'), threadCwd: require('./index.cjs'), core: require('@cwdkit/core') });
+  setupInstall({ cwdkit: require('cwdkit/install'), threadCwd: require('./index.cjs'), core: require('@cwdkit/core') });
 if (!deferKernelInstall(install)) install();

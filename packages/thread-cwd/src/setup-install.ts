@@ -1,7 +1,7 @@
 // What the setup entry does when it installs (setup.ts, setup-cjs.ts): thread-cwd, once per thread; given the
 // modules, which each build of the entry loads its own way.
 import type * as Core from '@cwdkit/core';
-import type * as Cwdkit from 'cwdkit';
+import type * as Cwdkit from 'cwdkit/install';
 import type * as ThreadCwd from './index.js';
 
 export interface SetupModules {

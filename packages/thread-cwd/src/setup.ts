@@ -12,9 +12,13 @@ import { setupInstall } from './setup-install.js';
 
 const deferred = deferKernelInstall(() => {
   const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
-  setupInstall({ cwdkit: require('cwdkit'), threadCwd: require('./index.cjs'), core: require('@cwdkit/core') });
+  setupInstall({ cwdkit: require('cwdkit/install'), threadCwd: require('./index.cjs'), core: require('@cwdkit/core') });
 });
 if (!deferred) {
-  const [cwdkit, threadCwd, core] = await Promise.all([import('cwdkit'), import('./index.js'), import('@cwdkit/core')]);
+  const [cwdkit, threadCwd, core] = await Promise.all([
+    import('cwdkit/install'),
+    import('./index.js'),
+    import('@cwdkit/core'),
+  ]);
   setupInstall({ cwdkit, threadCwd, core });
 }

@@ -1,5 +1,6 @@
-import fs from 'node:fs';
 import { threadState } from '@cwdkit/core';
+
+const fs = process.getBuiltinModule('node:fs');
 
 /** A worker's own working directory, as the kernel would hold it. */
 export interface Own {

@@ -1,8 +1,7 @@
 // What a worker started from a thread where thread-cwd is installed gets: the setup entry preloaded, so it starts
 // installed and in its parent's cwd (handed over in environment data, see index.ts). A new thread starts bare (trap 3),
 // so this is patched in every installed thread, the main thread included.
-import diagnosticsChannel from 'node:diagnostics_channel';
-import workerThreads, { isMainThread, setEnvironmentData } from 'node:worker_threads';
+import { isMainThread, setEnvironmentData } from 'node:worker_threads';
 import { codedError, syncBuiltinExports } from '@cwdkit/core';
 import { BUN_HANDLES, bun, closeRecorded } from './bun.js';
 import { type WorkerStart, workerStart } from './kernel.js';
@@ -10,6 +9,9 @@ import { type Fn, patcher } from './patch.js';
 import { HANDOFF } from './routes.js';
 import { handlePath, hold, state } from './state.js';
 import { adoptStartCover, coveredWorker, startedWithSetup } from './worker-class.js';
+
+const diagnosticsChannel = process.getBuiltinModule('node:diagnostics_channel');
+const workerThreads = process.getBuiltinModule('node:worker_threads');
 
 startedWithSetup(); // this thread's ADDED taken now, before it starts a worker of its own
 
