@@ -33,7 +33,7 @@ import {
 
 /**
  * node:fs itself, not a default import: in the CommonJS build that copies every property of the module (esbuild's
- * __toESM), ~0.7 ms of a fresh worker, and an ES module's facade of it reads fs.promises, which loads fs/promises.
+ * __toESM), ~0.7 ms of a fresh worker.
  */
 const fs = process.getBuiltinModule('node:fs');
 const threads = process.getBuiltinModule('node:worker_threads'); // a worker's bootstrap loaded it
