@@ -4,7 +4,7 @@
 import { codedError, hasCode, syncBuiltinExports } from '@cwdkit/core';
 import { bun, coverBun } from './bun.js';
 import { type Fn, patcher } from './patch.js';
-import { earlyNames, type Route, routes } from './routes.js';
+import { earlyNames, named, type Route, routes } from './routes.js';
 import { handlePath, hold, type Joins, type Own, state, toOs, verify } from './state.js';
 import {
   bunSurface,
@@ -13,7 +13,6 @@ import {
   hostOf,
   type Kind,
   kernelSurface,
-  named,
   onThread,
   type Returns,
   type Spec,

@@ -23,6 +23,7 @@ import {
   HANDOFF,
   keepEarlyNames,
   markDeferred,
+  named,
   PRELOADED,
   PRIVATE_FS,
   type Route,
@@ -50,15 +51,6 @@ export const EARLY_SURFACE = {
   'fs/promises': `${pool} realpath watch mkdtempDisposable`.split(' '),
 } as const;
 
-/** A function's name and length kept by its trampoline, and what hangs on it (fs.exists's promisify.custom). */
-function keepShape(trampoline: Fn, original: Fn): Fn {
-  for (const key of Reflect.ownKeys(original)) {
-    const descriptor = Reflect.getOwnPropertyDescriptor(original, key);
-    if (key !== 'prototype' && descriptor) Object.defineProperty(trampoline, key, descriptor);
-  }
-  return trampoline;
-}
-
 /**
  * Puts a trampoline over each function of `module` that kernel mode covers and returns their undo; undefined, and
  * nothing changed, where one cannot be replaced.
@@ -72,7 +64,7 @@ function route(module: Route['module'], exported: object): (() => void) | undefi
     const original = host?.[key];
     if (typeof original !== 'function' || routes().has(original)) continue; // none, or placed already (a second copy)
     const to: Route = { original, covered: undefined, module, name };
-    const trampoline = keepShape(function (this: unknown, ...args: unknown[]) {
+    const trampoline = named(function (this: unknown, ...args: unknown[]) {
       return Reflect.apply(to.covered ?? original, this, args);
     }, original);
     try {

@@ -1,6 +1,7 @@
 // What a worker's early cover (early.ts, the setup entry's) and the install share: which functions are trampolines,
 // whether the install was deferred, the Worker cover put in place at start, and the names of the environment data a
-// worker hands to the workers it starts. Imports nothing at run time: the setup entry bundles it.
+// worker hands to the workers it starts, and what a wrapper keeps of the function it wraps (named). Imports nothing at
+// run time: the setup entry bundles it.
 import type { Fn } from './patch.js';
 
 /** A trampoline's target: the covered function once install() sets it, else the original; and what it stands for. */
@@ -80,3 +81,16 @@ export interface StartCover {
   construct: ((target: Fn, args: unknown[], newTarget: Fn) => object) | undefined;
 }
 export const START_COVER = Symbol.for('cwdkit.thread-cwd.start-cover.v2');
+
+/** A function's name and length kept by its wrapper, and what else it carries (what a caller may read from it). */
+export function named(wrapper: Fn, original: Fn): Fn {
+  Object.defineProperty(wrapper, 'name', { value: original.name });
+  Object.defineProperty(wrapper, 'length', { value: original.length });
+  // util.promisify's own form (fs.exists has one: its callback takes no error), which calls fs.exists again: covered.
+  // And what hangs on it (Bun's realpathSync.native, where realpathSync itself is covered).
+  for (const key of Reflect.ownKeys(original)) {
+    if (key === 'name' || key === 'length' || key === 'prototype' || Object.hasOwn(wrapper, key)) continue;
+    Object.defineProperty(wrapper, key, Object.getOwnPropertyDescriptor(original, key) as PropertyDescriptor);
+  }
+  return wrapper;
+}

@@ -1,8 +1,6 @@
-// The functions thread-cwd covers, as data (which module, which name, how it reports, which arguments are paths), and
-// what a wrapper keeps of the function it wraps. Imports nothing: the setup entry's early cover (early.ts) reads it at
-// a worker's start, cover.ts at install, and the enumeration test holds it against what the running Node exports.
-
-import type { Fn } from './patch.js';
+// The functions thread-cwd covers, as data (which module, which name, how it reports, which arguments are paths).
+// Imports nothing: cover.ts reads it at install, and the enumeration test holds it against what the running Node
+// exports (and the setup entry's list of names, early.ts, against it).
 
 /** What a covered function returns that names a path, and how a real chdir would have spelled it. */
 export type Returns = 'path' | 'dirents' | 'dir' | 'disposable' | 'file';
@@ -143,19 +141,6 @@ export function onThread(kind: Kind, { keeps, returns, cached }: Spec): boolean 
 /** What kernel mode covers: the functions of node:fs and fs/promises that do not run on the calling thread alone. */
 export const onPool = (entry: Covered): boolean =>
   (entry.module === 'fs' || entry.module === 'fs/promises') && !onThread(entry.kind, entry.spec);
-
-/** A function's name and length kept by its wrapper, and what else it carries (what a caller may read from it). */
-export function named(wrapper: Fn, original: Fn): Fn {
-  Object.defineProperty(wrapper, 'name', { value: original.name });
-  Object.defineProperty(wrapper, 'length', { value: original.length });
-  // util.promisify's own form (fs.exists has one: its callback takes no error), which calls fs.exists again: covered.
-  // And what hangs on it (Bun's realpathSync.native, where realpathSync itself is covered).
-  for (const key of Reflect.ownKeys(original)) {
-    if (key === 'name' || key === 'length' || key === 'prototype' || Object.hasOwn(wrapper, key)) continue;
-    Object.defineProperty(wrapper, key, Object.getOwnPropertyDescriptor(original, key) as PropertyDescriptor);
-  }
-  return wrapper;
-}
 
 /** The object that holds `entry`'s function in `exported` (its module) and its key there; undefined where it has none. */
 export function hostOf(entry: Covered, exported: object): [object, string] | undefined {
