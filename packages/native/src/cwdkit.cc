@@ -828,6 +828,30 @@ napi_value Fchdir(napi_env env, napi_callback_info info) {
 }
 #endif
 
+#ifdef __APPLE__
+// macOS keeps an optional cwd per thread (XNU's uthread uu_cdir): pthread_fchdir_np(fd) sets the calling thread's,
+// pthread_fchdir_np(-1) drops it, and the thread follows the process's cwd again. libSystem has exported it since
+// 10.12 (below the deployment target, 10.15); the SDK's headers do not declare it, so this does, as Firefox and QEMU
+// do. Compiled on macOS by the workflow and by check:darwin; not yet run anywhere, so thread-cwd does not call it
+// (ARCHITECTURE.md, "macOS").
+extern "C" int pthread_fchdir_np(int fd);
+
+// threadFchdir(fd) → 0 or errno: the calling thread's own cwd, or with -1 the process's again.
+napi_value ThreadFchdir(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int32_t fd = -1;
+  napi_value value;
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  if (argc < 1 || napi_get_value_int32(env, argv[0], &fd) != napi_ok) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "threadFchdir(fd: number)");
+    return nullptr;
+  }
+  napi_create_int32(env, pthread_fchdir_np(fd) == 0 ? 0 : errno, &value);
+  return value;
+}
+#endif
+
 // How many watch threads this addon file runs in the process (every environment), counted by the addon itself.
 Napi::Value WatchThreads(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), liveWatchThreads.load());
@@ -873,6 +897,12 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
       {"routeThreadStarts", nullptr, RouteThreadStartsJs, nullptr, nullptr, nullptr, napi_default_method, nullptr},
   };
   napi_define_properties(env, exports, sizeof kernel / sizeof kernel[0], kernel);
+#endif
+#ifdef __APPLE__
+  const napi_property_descriptor thread[] = {
+      {"threadFchdir", nullptr, ThreadFchdir, nullptr, nullptr, nullptr, napi_default_method, nullptr},
+  };
+  napi_define_properties(env, exports, 1, thread);
 #endif
   return exports;
 }

@@ -27,6 +27,9 @@ export interface Binding {
   umask?(mask?: number): number;
   fchdir?(fd: number): number;
   routeThreadStarts?(): number;
+  /** macOS only: pthread_fchdir_np(fd), the calling thread's own cwd (-1: the process's again); 0 or an errno. Compiled,
+   *  not yet run: nothing calls it but its macOS test. */
+  threadFchdir?(fd: number): number;
 }
 
 const NAME = '@cwdkit/native';
