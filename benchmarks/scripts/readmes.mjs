@@ -114,7 +114,12 @@ function provenance(readme) {
       `every process in [\`${name}.json\`](${results}/${name}.json). Speed-up = the baseline's time ÷ the row's, ` +
       `both measured in the same process (the baseline: ${baselines()}), geometric mean over rounds with its 95% ` +
       'interval ("no difference" when it ' +
-      "holds 1); `*` = at the harness floor or the timer's resolution. Written by `node benchmarks/scripts/readmes.mjs`.",
+      "holds 1); `*` = at the harness floor or the timer's resolution." +
+      (env.pageFaultUs
+        ? ` A fresh page's first touch cost ${digits(env.pageFaultUs.start)} µs at the start and ` +
+          `${digits(env.pageFaultUs.end)} µs at the end (the machine's state: above 5 µs it is slow, and figures move).`
+        : '') +
+      ' Written by `node benchmarks/scripts/readmes.mjs`.',
     '',
   ];
 }

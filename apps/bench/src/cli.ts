@@ -11,10 +11,12 @@ import {
   failures,
   goalVerdicts,
   harness,
+  pageFaultMicros,
   programVerdicts,
   type Report,
   renderScenario,
   renderTable,
+  SLOW_PAGE_FAULT_US,
 } from './report.js';
 import { aaRetriesOf, type JobRecord, planJobs, progress, runGatedJob, runJob } from './run.js';
 import { type RuntimeCommand, resolveRuntime } from './runtimes.js';
@@ -101,6 +103,14 @@ async function bench(options: BenchOptions): Promise<number> {
   }));
   // When and at which commit the run started: a commit made while it runs is not what it measured.
   const started = environment(versions);
+  const faultUs = started.pageFaultUs?.start ?? 0;
+  if (faultUs > SLOW_PAGE_FAULT_US) {
+    process.stderr.write(
+      `cwdkit-bench: a fresh page's first touch costs ${faultUs.toFixed(1)} µs here (a fast machine: well under 1): ` +
+        'the machine is in a slow state, in which whole processes cost several times more and ratios move ' +
+        '(the report records it: environment.pageFaultUs)\n',
+    );
+  }
   for (const [index, job] of jobs.entries()) {
     const runtime = runtimes.find((candidate) => candidate.name === job.runtime);
     if (!runtime) throw new Error(`no command for ${job.runtime}`);
@@ -134,7 +144,7 @@ async function bench(options: BenchOptions): Promise<number> {
   const report: Report = {
     schema: 2,
     harness: harness(),
-    environment: started,
+    environment: { ...started, pageFaultUs: { start: faultUs, end: pageFaultMicros() } },
     options: recorded,
     strategies,
     scenarios: meta,

@@ -10,6 +10,7 @@ import {
   programRowName,
   programVerdicts,
   type Report,
+  SLOW_PAGE_FAULT_US,
   scenarioRows,
   speedupCell,
   timeRatioCell,
@@ -253,6 +254,14 @@ export function renderHtml(report: Report): string {
         `${report.options.rounds} rounds${report.options.quick ? ' (--quick)' : ''}, ${report.options.workers} reader threads, min_cpu_time ${report.options.minCpuTimeMs} ms per row`,
       ],
       ...(env.commit ? [['commit', env.commit]] : []),
+      ...(env.pageFaultUs
+        ? [
+            [
+              'page fault',
+              `${env.pageFaultUs.start.toFixed(2)} µs at the start${env.pageFaultUs.end === undefined ? '' : `, ${env.pageFaultUs.end.toFixed(2)} µs at the end`} (a first touch of a fresh page; above ${SLOW_PAGE_FAULT_US} µs the machine is in a slow state)`,
+            ],
+          ]
+        : []),
     ],
   );
   const verdictRows = verdicts(report).map((verdict) => {

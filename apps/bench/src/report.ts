@@ -26,6 +26,31 @@ export interface Environment {
    * apps/bench, where `npm run bench` runs).
    */
   readonly cwd?: string;
+  /**
+   * What a first touch of a fresh page cost, µs, when the run started and when it ended (absent before #29): this VM
+   * has a slow state (17.6 µs a fault against well under 1) in which whole processes cost ~4× and in-process ratios
+   * move by up to 25% (benchmarks/results/2026-12-03-slow-vm). Runs are comparable when these are.
+   */
+  readonly pageFaultUs?: { readonly start: number; readonly end?: number };
+}
+
+/** Above this, a fresh page's first touch says the machine is in its slow state (a fast one: well under 1 µs). */
+export const SLOW_PAGE_FAULT_US = 5;
+
+/**
+ * µs a first touch of a fresh page costs: a zeroed ArrayBuffer this large is fresh mapped memory, and writing one byte
+ * per 4 KiB page faults each page in. The median of three buffers.
+ */
+export function pageFaultMicros(bytes = 16 * 2 ** 20): number {
+  const page = 4096;
+  const tries: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const view = new Uint8Array(new ArrayBuffer(bytes));
+    const start = process.hrtime.bigint();
+    for (let at = 0; at < bytes; at += page) view[at] = 1;
+    tries.push(Number(process.hrtime.bigint() - start) / 1e3 / (bytes / page));
+  }
+  return tries.sort((a, b) => a - b)[1] as number;
 }
 
 /** Everything a run produced: what --json writes, and what the table and the HTML report are drawn from. */
@@ -92,6 +117,7 @@ export function environment(runtimes: Record<string, string>): Environment {
     runtimes,
     ...(commit ? { commit } : {}),
     cwd: process.cwd(),
+    pageFaultUs: { start: pageFaultMicros() },
   };
 }
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Report } from '../src/report.js';
+import { type Report, SLOW_PAGE_FAULT_US } from '../src/report.js';
 
 const run = promisify(execFile);
 const cli = path.resolve(import.meta.dirname, '../dist/cli.js');
@@ -26,7 +26,7 @@ describe('a tiny real run', async () => {
     '--workers',
     '1',
   ];
-  const { stdout } = await run(process.execPath, [cli, ...args, '--json', json, '--html', html]).catch((error) => {
+  const { stdout, stderr } = await run(process.execPath, [cli, ...args, '--json', json, '--html', html]).catch((error) => {
     // Show what the CLI said: the report's failures are in its output.
     throw new Error(`cwdkit-bench failed: ${error.message}\n${error.stdout}\n${error.stderr}`);
   });
@@ -40,6 +40,12 @@ describe('a tiny real run', async () => {
     expect(report.environment.runtimes).toEqual({ node: process.versions.node });
     // Where the measuring processes ran: resolve's speed-up depends on the cwd's length (the agreement check needs it).
     expect(report.environment.cwd).toEqual(expect.any(String));
+    // The machine's state at the start and the end (#29 item 5: a slow VM moves every figure), said when slow.
+    const faults = report.environment.pageFaultUs;
+    expect(faults?.start).toBeGreaterThan(0);
+    expect(faults?.end).toBeGreaterThan(0);
+    expect(Number.isFinite(faults?.start) && Number.isFinite(faults?.end)).toBe(true);
+    expect(stderr.includes('slow state')).toBe((faults?.start as number) > SLOW_PAGE_FAULT_US);
     expect(report.options).toMatchObject({ rounds: 1, quick: true, workers: 1, runtimes: ['node'] });
     expect(report.options.strategies).toEqual(['naive']);
   });
