@@ -8,7 +8,8 @@
 // report gives medians and quartiles, and for the wall time the median of the paired differences variant - empty.
 //
 //   node --expose-gc packages/thread-cwd/scripts/worker-start.mjs [--rounds 40]
-//   (any Node binary: node_modules/node24/bin/node --expose-gc ...; or node_modules/.bin/bun, kernel mode only)
+//   (any Node binary: node_modules/node24/bin/node --expose-gc ...; or, kernel mode only, node_modules/.bin/bun or
+//   node_modules/.bin/deno run -A --v8-flags=--expose-gc)
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -42,9 +43,11 @@ const variants = {
   kernel: { code: body(setup), env: { ...process.env, CWDKIT_THREAD_CWD_KERNEL: '1' } },
   'kernel+chdir': { code: body(setup, true), env: { ...process.env, CWDKIT_THREAD_CWD_KERNEL: '1' } },
 };
-// Bun has kernel mode only (its handles mode refuses); its gc is Bun.gc.
+// Bun's gc is Bun.gc.
 const bun = process.versions.bun !== undefined;
-if (bun) delete variants.handles;
+const deno = globalThis.Deno?.version.deno;
+// Bun and Deno have kernel mode only (their handles mode refuses).
+if (bun || deno) delete variants.handles;
 const names = Object.keys(variants);
 const seen = Object.fromEntries(names.map((name) => [name, { ms: [], chdirMs: [], heapKiB: [], wallMs: [] }]));
 
@@ -75,7 +78,7 @@ const quantile = (values, q) => {
 const spread = (values) =>
   `${quantile(values, 0.5).toFixed(2)} (${quantile(values, 0.25).toFixed(2)}–${quantile(values, 0.75).toFixed(2)})`;
 console.log(
-  `${bun ? `Bun ${process.versions.bun}` : `Node ${process.version}`}, ${rounds} rounds; medians (quartiles)`,
+  `${bun ? `Bun ${process.versions.bun}` : deno ? `Deno ${deno}` : `Node ${process.version}`}, ${rounds} rounds; medians (quartiles)`,
 );
 for (const name of names) {
   const { ms, chdirMs, heapKiB, wallMs } = seen[name];
