@@ -323,7 +323,29 @@ function vitestThreads() {
  */
 function threadCwd() {
   const found = (report.goals ?? []).filter((item) => item.scenario.startsWith('thread-cwd-'));
-  if (found.length === 0) return [];
+  const starts = runtimes.flatMap((runtime) =>
+    (report.programs ?? []).filter((item) => item.scenario === 'thread-cwd-start' && item.runtime === runtime),
+  );
+  const startLines =
+    starts.length === 0
+      ? []
+      : [
+          "A fresh worker with thread-cwd's setup entry, against an empty worker, one worker per run (`thread-cwd-start`): " +
+            'time ÷ the empty one, and what the entry adds (median of the differences). Target (#28): ≤ 1 ms in kernel mode.',
+          '',
+          ...table(
+            ['runtime', 'worker', 'with ÷ without', 'time', 'target'],
+            starts.map((item) => [
+              runtimeName(item.runtime),
+              item.label,
+              speedup(undefined, item.ratio),
+              signed(item.extraNs, 'ms', 1e6),
+              item.verdict.replace(' (time; memory not measured)', ''),
+            ]),
+          ),
+          '',
+        ];
+  if (found.length === 0) return startLines;
   const against = (key) =>
     ({
       'mutable-cache': 'a mutable cache (h.v ?? miss()), called directly',
@@ -352,6 +374,7 @@ function threadCwd() {
       ),
     ),
     '',
+    ...startLines,
   ];
 }
 

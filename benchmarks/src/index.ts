@@ -9,6 +9,7 @@ import { realPrograms } from './scenarios/real-programs.js';
 import { resolve } from './scenarios/resolve.js';
 import { startup } from './scenarios/startup.js';
 import { threadCwdFs } from './scenarios/thread-cwd-fs.js';
+import { threadCwdStart } from './scenarios/thread-cwd-start.js';
 import { threadCwdWorker } from './scenarios/thread-cwd-worker.js';
 import { vitestThreads } from './scenarios/vitest-threads.js';
 import { watchCpu } from './scenarios/watch-cpu.js';
@@ -19,6 +20,7 @@ export type * from './scenario.js';
 export { programs, type RealProgram, realProgramScenario } from './scenarios/real-programs.js';
 export { startupScenario } from './scenarios/startup.js';
 export { threadCwdFsScenario } from './scenarios/thread-cwd-fs.js';
+export { threadCwdStartScenario } from './scenarios/thread-cwd-start.js';
 export { combineReaders, type ReaderReport } from './scenarios/worker-read.js';
 export { isStaleAfterChdir, isStaleRead } from './stale.js';
 
@@ -35,6 +37,7 @@ export const scenarios: readonly Scenario[] = [
   workerRead,
   threadCwdWorker,
   threadCwdFs,
+  threadCwdStart,
   readFilePermission,
   napiCall,
   watchCpu,

@@ -26,10 +26,12 @@ describe('a tiny real run', async () => {
     '--workers',
     '1',
   ];
-  const { stdout, stderr } = await run(process.execPath, [cli, ...args, '--json', json, '--html', html]).catch((error) => {
-    // Show what the CLI said: the report's failures are in its output.
-    throw new Error(`cwdkit-bench failed: ${error.message}\n${error.stdout}\n${error.stderr}`);
-  });
+  const { stdout, stderr } = await run(process.execPath, [cli, ...args, '--json', json, '--html', html]).catch(
+    (error) => {
+      // Show what the CLI said: the report's failures are in its output.
+      throw new Error(`cwdkit-bench failed: ${error.message}\n${error.stdout}\n${error.stderr}`);
+    },
+  );
   const report = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
 
   it('records the environment and the harness', () => {

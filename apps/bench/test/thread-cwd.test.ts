@@ -10,12 +10,19 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { type LoadedStrategy, type Scenario, scenarios, threadCwdFsScenario } from '@cwdkit/benchmarks';
+import {
+  type LoadedStrategy,
+  type Scenario,
+  scenarios,
+  threadCwdFsScenario,
+  threadCwdStartScenario,
+} from '@cwdkit/benchmarks';
 import type { StrategyDefinition } from '@cwdkit/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { goalVerdicts, type Report, renderTable } from '../src/report.js';
+import { goalVerdicts, programVerdicts, type Report, renderTable } from '../src/report.js';
 import type { JobRecord } from '../src/run.js';
 import { strategyModule } from '../src/strategies.js';
+import { summarize } from '../src/summary.js';
 
 async function loaded(name: string): Promise<LoadedStrategy> {
   const url = strategyModule(name) as string;
@@ -169,5 +176,54 @@ describe('on Bun', () => {
       ['thread-cwd-fs', 0, true],
     ]);
     expect(renderTable(written, false)).toContain('thread-cwd-fs on bun: not applicable');
+  });
+});
+
+// A fresh worker's start with the setup entry (issue #28 item 5), timed as whole programs are: against an empty worker,
+// with #28's target. What can fail here is what the workers say, not their times: where each is, and whether the entry
+// is loaded in it (an empty worker must have nothing of thread-cwd).
+describe.runIf(kernelHere)('thread-cwd-start', async () => {
+  const scenario = scenarios.find((candidate) => candidate.name === 'thread-cwd-start') as Scenario;
+  const records = await twoRounds(scenario);
+
+  it('starts each kind of worker, and each says where it is and what it loaded', () => {
+    for (const record of records) {
+      expect(record.result?.checks.filter((check) => !check.ok)).toEqual([]);
+      expect(record.result?.rows.map((row) => row.key)).toEqual([
+        'baseline',
+        'provider',
+        'first-chdir',
+        'handles',
+        'control',
+      ]);
+    }
+  });
+
+  it("is read as whole programs are: time ÷ the empty worker's, what it adds, against the 1 ms target", () => {
+    const report = {
+      summary: summarize(records),
+      options: { runtimes: ['node'] } as unknown as Report['options'],
+      scenarios: [{ ...meta(scenario), target: { extraMs: 1, extraMiB: 1 } }],
+    };
+    const verdicts = programVerdicts(report as unknown as Report);
+    expect(verdicts.map((verdict) => verdict.key)).toEqual(['provider', 'first-chdir', 'handles']);
+    for (const verdict of verdicts) {
+      expect(verdict.extraNs).toEqual(expect.any(Number));
+      // Judged from what it adds, whichever way it goes.
+      expect(verdict.verdict).toBe((verdict.extraNs as number) <= 1e6 ? 'met (time; memory not measured)' : 'not met');
+    }
+  });
+
+  it('fails its checks when the entry is not thread-cwd: no cover loaded, and a worker cannot chdir', async () => {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'cwdkit-bench-start-'));
+    try {
+      const entry = path.join(directory, 'not-the-entry.cjs');
+      fs.writeFileSync(entry, '');
+      const strategy = await loaded('thread-cwd');
+      const run = threadCwdStartScenario(entry).run({ strategy, reverse: false, minCpuTimeMs: 5, workers: 1 });
+      await expect(run).rejects.toMatchObject({ code: 'ERR_WORKER_UNSUPPORTED_OPERATION' });
+    } finally {
+      fs.rmSync(directory, { recursive: true, force: true });
+    }
   });
 });
