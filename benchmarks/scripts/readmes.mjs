@@ -391,8 +391,8 @@ function agreementSection(readme) {
   // (record.inState: a baseline within that factor of the fastest).
   const statistic = record.cases[0]?.simpleMedian === undefined ? 'median' : 'geometric mean';
   const inState = record.inState
-    ? `the ${statistic} of the processes whose baseline ran within ${record.inState}× of the fastest, the machine's ` +
-      `own speed (a slow vCPU gives other ratios)`
+    ? `the ${statistic} of the processes whose two rows each ran within ${record.inState}× of their fastest, the ` +
+      `machine's own speed (a slow vCPU gives other ratios)`
     : `the ${statistic} of ${record.cases[0]?.simpleRatios.length} processes`;
   return [
     `Checked against a simple harness (one case per process, a hand-written loop per row, the two rows timed ` +
@@ -406,7 +406,7 @@ function agreementSection(readme) {
         `${digits(c.engine)}×`,
         c.simple === undefined ? '–' : `${digits(c.simple)}×`,
         ...(record.inState ? [`${c.simpleInState} of ${c.simpleRatios.length}`] : []),
-        c.agrees ? 'yes' : '**no**',
+        c.agrees ? 'yes' : c.simple === undefined ? 'undecided: too few processes at speed' : '**no**',
       ]),
     ),
     '',

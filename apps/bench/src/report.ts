@@ -28,8 +28,8 @@ export interface Environment {
   readonly cwd?: string;
   /**
    * What a first touch of a fresh page cost, µs, when the run started and when it ended (absent before #29): this VM
-   * has a slow state (17.6 µs a fault against well under 1) in which whole processes cost ~4× and in-process ratios
-   * move by up to 25% (benchmarks/results/2026-12-03-slow-vm). Runs are comparable when these are.
+   * has a slow state (17.6 µs a fault against well under 1) in which whole processes cost ~5× and in-process ratios
+   * move by up to 30% (benchmarks/results/2026-12-03-slow-vm). Runs are comparable when these are.
    */
   readonly pageFaultUs?: { readonly start: number; readonly end?: number };
 }
@@ -38,19 +38,16 @@ export interface Environment {
 export const SLOW_PAGE_FAULT_US = 5;
 
 /**
- * µs a first touch of a fresh page costs: a zeroed ArrayBuffer this large is fresh mapped memory, and writing one byte
- * per 4 KiB page faults each page in. The median of three buffers.
+ * µs a first touch of a fresh page costs: writing one byte per 4 KiB page of a zeroed ArrayBuffer faults each page in,
+ * 16,384 of them. 64 MiB, above glibc's largest mmap threshold (32 MiB): a buffer that size is always fresh memory from
+ * the kernel, where a 16 MiB one, once freed, came back already touched (a review read 0.01 µs on a later call).
  */
-export function pageFaultMicros(bytes = 16 * 2 ** 20): number {
+export function pageFaultMicros(bytes = 64 * 2 ** 20): number {
   const page = 4096;
-  const tries: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const view = new Uint8Array(new ArrayBuffer(bytes));
-    const start = process.hrtime.bigint();
-    for (let at = 0; at < bytes; at += page) view[at] = 1;
-    tries.push(Number(process.hrtime.bigint() - start) / 1e3 / (bytes / page));
-  }
-  return tries.sort((a, b) => a - b)[1] as number;
+  const view = new Uint8Array(new ArrayBuffer(bytes));
+  const start = process.hrtime.bigint();
+  for (let at = 0; at < bytes; at += page) view[at] = 1;
+  return Number(process.hrtime.bigint() - start) / 1e3 / (bytes / page);
 }
 
 /** Everything a run produced: what --json writes, and what the table and the HTML report are drawn from. */

@@ -51,16 +51,20 @@ const SIMPLE_MOST = 45;
  * The machine's speed moves per vCPU (benchmarks/README.md): a process on the slow one read process.cwd() at 9-12 ns
  * instead of 5, and its ratios were other ratios (cwd-hot 2.8-3.9× against 2.55-2.65×), not the same ones slower. The
  * engine's rows read the fast state in every recording (its baseline's median 5.0 ns), so the check compares the
- * processes whose baseline ran within this factor of the fastest baseline seen: the same state of the machine. On
- * 2026-12-03 a check three minutes after an agreeing one disagreed on cwd-hot for the share of slow processes alone.
+ * processes whose two rows each ran within this factor of the fastest that row ran in any process of the check: the
+ * same state of the machine. Both rows, not the baseline alone: the ratio is baseline ÷ strategy, and a filter on its
+ * numerator alone kept the processes whose strategy row ran slow, the low ratios (a review found 1.6× kept, and the
+ * kept mean pulled toward an engine that reads low). On 2026-12-03 a check three minutes after an agreeing one
+ * disagreed on cwd-hot for the share of slow processes alone.
  */
 const IN_STATE = 1.25;
 const geometricMean = (values: readonly number[]) =>
   Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
-/** The processes that ran at the machine's own speed: a baseline within IN_STATE of the fastest. */
-const inState = <T extends { baselineNs: number }>(runs: readonly T[]): T[] => {
-  const fastest = Math.min(...runs.map((run) => run.baselineNs));
-  return runs.filter((run) => run.baselineNs <= fastest * IN_STATE);
+/** The processes that ran at the machine's own speed: each row within IN_STATE of its fastest. */
+const inState = <T extends { baselineNs: number; subjectNs: number }>(runs: readonly T[]): T[] => {
+  const baseline = Math.min(...runs.map((run) => run.baselineNs));
+  const subject = Math.min(...runs.map((run) => run.subjectNs));
+  return runs.filter((run) => run.baselineNs <= baseline * IN_STATE && run.subjectNs <= subject * IN_STATE);
 };
 /** Within ±25%, on the log scale (1.25× either way). */
 const agrees = (a: number, b: number) => Math.abs(Math.log(a / b)) <= Math.log(1.25);

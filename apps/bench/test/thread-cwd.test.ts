@@ -206,7 +206,8 @@ describe.runIf(kernelHere)('thread-cwd-start', async () => {
       scenarios: [{ ...meta(scenario), target: { extraMs: 1, extraMiB: 1 } }],
     };
     const verdicts = programVerdicts(report as unknown as Report);
-    expect(verdicts.map((verdict) => verdict.key)).toEqual(['provider', 'first-chdir', 'handles']);
+    // Handles mode is shown beside them (a comparison), not judged against kernel mode's target.
+    expect(verdicts.map((verdict) => verdict.key)).toEqual(['provider', 'first-chdir']);
     for (const verdict of verdicts) {
       expect(verdict.extraNs).toEqual(expect.any(Number));
       // Judged from what it adds, whichever way it goes.
@@ -214,14 +215,24 @@ describe.runIf(kernelHere)('thread-cwd-start', async () => {
     }
   });
 
-  it('fails its checks when the entry is not thread-cwd: no cover loaded, and a worker cannot chdir', async () => {
+  it("fails its checks when the entry is not thread-cwd's, and ends when a worker exits without a word", async () => {
     const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'cwdkit-bench-start-'));
     try {
-      const entry = path.join(directory, 'not-the-entry.cjs');
-      fs.writeFileSync(entry, '');
       const strategy = await loaded('thread-cwd');
-      const run = threadCwdStartScenario(entry).run({ strategy, reverse: false, minCpuTimeMs: 5, workers: 1 });
-      await expect(run).rejects.toMatchObject({ code: 'ERR_WORKER_UNSUPPORTED_OPERATION' });
+      const runWith = (source: string) => {
+        const entry = path.join(directory, `entry-${source.length}.cjs`);
+        fs.writeFileSync(entry, source);
+        return threadCwdStartScenario(entry).run({ strategy, reverse: false, minCpuTimeMs: 5, workers: 1 });
+      };
+      // An entry that lets chdir "work" and moves nothing: nothing of thread-cwd loaded, and the worker did not move.
+      const fake = await runWith('process.chdir = () => {};\n');
+      expect(fake.checks.filter((check) => !check.ok).map((check) => check.name)).toEqual([
+        "the setup entry, never chdir'd: the worker's cwd, and thread-cwd loaded",
+        "the setup entry and its first chdir: the worker's cwd, and thread-cwd loaded",
+        "the setup entry in handles mode (CWDKIT_THREAD_CWD_KERNEL=0), never chdir'd: the worker's cwd, and thread-cwd loaded",
+      ]);
+      // An entry that ends its worker: the run fails at once instead of waiting.
+      await expect(runWith('process.exit(0);\n')).rejects.toThrow(/the worker exited \(code 0\) before it reported/);
     } finally {
       fs.rmSync(directory, { recursive: true, force: true });
     }

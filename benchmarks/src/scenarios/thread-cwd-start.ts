@@ -2,7 +2,6 @@
 // process, the rows in turns (an empty worker, one that requires the entry and never chdirs, one that also makes its
 // first chdir, where Node's entry installs), each timed from `new Worker` to its first message. One worker per run, so
 // the rows are read as the whole-program rows are: time ÷ an empty worker's, and what the entry adds.
-import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -31,15 +30,36 @@ interface StartRow {
   readonly expected: { readonly cwd: string; readonly loaded: boolean };
 }
 
+/** How long one worker may take to report: far above a start (~20-100 ms here), so only a worker that hangs meets it. */
+const WORKER_TIMEOUT_MS = 60_000;
+
 /** One worker of the row, from `new Worker` to its message: ns, and what it said. */
 async function startOne(row: StartRow): Promise<{ ns: number; said: unknown }> {
   const started = performance.now();
   const worker = new Worker(row.code, { eval: true, ...(row.env ? { env: row.env } : {}) });
   try {
-    const [said] = await Promise.race([
-      once(worker, 'message'),
-      once(worker, 'error').then(([error]) => Promise.reject(error)),
-    ]);
+    // One promise, settled by the first of these: what comes after (the exit that terminate() causes) is ignored.
+    const said = await new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${row.label}: the worker did not report within ${WORKER_TIMEOUT_MS} ms`)),
+        WORKER_TIMEOUT_MS,
+      );
+      const settle =
+        <T>(how: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(timer);
+          how(value);
+        };
+      worker.once('message', settle(resolve));
+      worker.once('error', settle(reject));
+      // A worker that ends without a word (its entry called process.exit) would leave the run waiting forever.
+      worker.once(
+        'exit',
+        settle((code: number) =>
+          reject(new Error(`${row.label}: the worker exited (code ${code}) before it reported`)),
+        ),
+      );
+    });
     return { ns: (performance.now() - started) * 1e6, said };
   } finally {
     await worker.terminate();
@@ -92,7 +112,8 @@ export function threadCwdStartScenario(entry?: string): Scenario {
                 {
                   key: 'handles',
                   label: "the setup entry in handles mode (CWDKIT_THREAD_CWD_KERNEL=0), never chdir'd",
-                  role: 'subject' as const,
+                  // Shown beside the others, not judged: the target is kernel mode's.
+                  role: 'comparison' as const,
                   code: body(setup, undefined),
                   env: { ...process.env, CWDKIT_THREAD_CWD_KERNEL: '0' },
                   expected: at(processCwd, true),
