@@ -812,19 +812,29 @@ napi_value UnshareFs(napi_env env, napi_callback_info info) {
   return value;
 }
 
-// fchdir(fd) → 0 or errno: this thread's cwd (the process's too, unless unshareFs() ran on this thread).
-napi_value Fchdir(napi_env env, napi_callback_info info) {
+#endif
+
+#if defined(__linux__) || defined(__APPLE__)
+// A call of (fd) → 0 or errno from JS: its one argument a number, else a TypeError that names `usage`.
+napi_value CallWithFd(napi_env env, napi_callback_info info, const char* usage, int (*call)(int)) {
   size_t argc = 1;
   napi_value argv[1];
   int32_t fd = -1;
   napi_value value;
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
   if (argc < 1 || napi_get_value_int32(env, argv[0], &fd) != napi_ok) {
-    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "fchdir(fd: number)");
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", usage);
     return nullptr;
   }
-  napi_create_int32(env, ::fchdir(fd) == 0 ? 0 : errno, &value);
+  napi_create_int32(env, call(fd) == 0 ? 0 : errno, &value);
   return value;
+}
+#endif
+
+#ifdef __linux__
+// fchdir(fd) → 0 or errno: this thread's cwd (the process's too, unless unshareFs() ran on this thread).
+napi_value Fchdir(napi_env env, napi_callback_info info) {
+  return CallWithFd(env, info, "fchdir(fd: number)", ::fchdir);
 }
 #endif
 
@@ -838,17 +848,7 @@ extern "C" int pthread_fchdir_np(int fd);
 
 // threadFchdir(fd) → 0 or errno: the calling thread's own cwd, or with -1 the process's again.
 napi_value ThreadFchdir(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  int32_t fd = -1;
-  napi_value value;
-  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
-  if (argc < 1 || napi_get_value_int32(env, argv[0], &fd) != napi_ok) {
-    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "threadFchdir(fd: number)");
-    return nullptr;
-  }
-  napi_create_int32(env, pthread_fchdir_np(fd) == 0 ? 0 : errno, &value);
-  return value;
+  return CallWithFd(env, info, "threadFchdir(fd: number)", pthread_fchdir_np);
 }
 #endif
 
