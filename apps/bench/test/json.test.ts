@@ -108,7 +108,8 @@ describe('a tiny real run', async () => {
 });
 
 // The probe must read fresh pages every time: memory handed back already touched reads ~1/500 of a fault. Collected
-// between calls (vm gives this thread V8's gc), later calls read at least a tenth of the first, far from either.
+// between calls (vm gives this thread V8's gc), later calls read at least a twentieth of the first two's smaller: a
+// pause of the machine only ever adds to a call, so the smaller of two holds even on a busy machine.
 describe('pageFaultMicros()', () => {
   it('reads fresh pages on every call, after a collection too', async () => {
     const v8 = await import('node:v8');
@@ -116,10 +117,10 @@ describe('pageFaultMicros()', () => {
     v8.setFlagsFromString('--expose-gc');
     const gc = vm.runInNewContext('gc') as () => void;
     const { pageFaultMicros } = await import('../src/report.js');
-    const first = pageFaultMicros();
+    const first = Math.min(pageFaultMicros(), pageFaultMicros());
     for (let i = 0; i < 3; i++) {
       gc();
-      expect(pageFaultMicros()).toBeGreaterThan(first / 10);
+      expect(pageFaultMicros()).toBeGreaterThan(first / 20);
     }
   });
 });
