@@ -232,6 +232,12 @@ function headline(readme) {
 const signed = (value, unit, scale) =>
   value === undefined ? '–' : `${value >= 0 ? '+' : '−'}${digits(Math.abs(value) / scale)} ${unit}`;
 
+/** A whole-program scenario's verdicts (the run's `programs`), runtime by runtime in the READMEs' order. */
+const programsOf = (scenario) =>
+  runtimes.flatMap((runtime) =>
+    (report.programs ?? []).filter((item) => item.scenario === scenario && item.runtime === runtime),
+  );
+
 /**
  * Start-up and real programs (whole processes, one per run) from the run's `programs`, as cwdkit-bench judged them
  * (time with ÷ without, what the flag adds, the target met or not): nothing for a run that has none.
@@ -239,9 +245,7 @@ const signed = (value, unit, scale) =>
 function wholePrograms() {
   const verdicts = report.programs ?? [];
   const lines = [];
-  const startup = runtimes.flatMap((runtime) =>
-    verdicts.filter((item) => item.scenario === 'startup' && item.runtime === runtime),
-  );
+  const startup = programsOf('startup');
   if (startup.length > 0) {
     const target = report.scenarios.find((scenario) => scenario.name === 'startup')?.target ?? {};
     lines.push(
@@ -296,9 +300,7 @@ function wholePrograms() {
 
 /** The example project on vitest's threads pool with thread-cwd's setup entry against forks, from the run's `programs`. */
 function vitestThreads() {
-  const vitest = runtimes.flatMap((runtime) =>
-    (report.programs ?? []).filter((item) => item.scenario === 'vitest-threads' && item.runtime === runtime),
-  );
+  const vitest = programsOf('vitest-threads');
   if (vitest.length === 0) return [];
   return [
     "The example project (`apps/vitest-threads`) on vitest's `pool: 'threads'` with thread-cwd's `setupFiles` entry, " +
@@ -323,9 +325,7 @@ function vitestThreads() {
  */
 function threadCwd() {
   const found = (report.goals ?? []).filter((item) => item.scenario.startsWith('thread-cwd-'));
-  const starts = runtimes.flatMap((runtime) =>
-    (report.programs ?? []).filter((item) => item.scenario === 'thread-cwd-start' && item.runtime === runtime),
-  );
+  const starts = programsOf('thread-cwd-start');
   const startLines =
     starts.length === 0
       ? []
