@@ -19,7 +19,7 @@ export default defineConfig([
     },
     dts: { entry: ['src/index.ts', 'src/setup.ts', 'src/start.ts'] },
     // The entries below build at the same time into the same folder: their files are not this build's to clean.
-    clean: ['!{start,setup}.{js,cjs}', '!{start,setup}.{js,cjs}.map'],
+    clean: ['!{start,setup,deno-early}.{js,cjs}', '!{start,setup,deno-early}.{js,cjs}.map'],
   },
   {
     ...shared,
@@ -42,7 +42,7 @@ export default defineConfig([
     minifyWhitespace: true,
     minifySyntax: true,
     noExternal: ['cwdkit/defer'],
-    external: ['./index.js', './index.cjs'],
+    external: ['./index.js', './index.cjs', './deno-early.js'],
     target: 'node22', // top-level await (Node 20.16+ runs it; esbuild's node20 target does not know that)
     dts: false,
     clean: false,
@@ -55,10 +55,21 @@ export default defineConfig([
     minifyWhitespace: true,
     minifySyntax: true,
     noExternal: ['cwdkit/defer'],
-    external: ['./index.cjs'],
+    external: ['./index.cjs', './deno-early.cjs'],
     esbuildOptions(options) {
       options.define = { ...options.define, 'import.meta.url': 'undefined' };
     },
+    dts: false,
+    clean: false,
+  },
+  {
+    ...shared,
+    // The setup entry's step on Deno (deno-early.ts), a file of its own so that a Node worker does not parse it.
+    entry: ['src/deno-early.ts'],
+    splitting: false,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    noExternal: ['cwdkit/defer'],
     dts: false,
     clean: false,
   },

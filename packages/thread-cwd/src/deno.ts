@@ -1,8 +1,9 @@
 // Deno's kernel mode (Linux, --allow-ffi): a Deno worker's first chdir gives its own OS thread an fs_struct of its own
 // with unshare(CLONE_FS), called through Deno.dlopen of libc; from then on Deno's own chdir moves that thread alone,
 // and the kernel resolves every relative path of that thread against it: Deno.*, node:fs, Deno.Command, process.cwd.
-// No cover: Deno has no handles mode. Where it cannot run (no --allow-ffi, unshare refused, no libc), `missing` says
-// why, and index.ts keeps thread-cwd process-scoped there (install() in a worker refuses).
+// No cover: Deno has no handles mode. Where it cannot run (no --allow-ffi, unshare refused, no libc), denoKernel()
+// (deno-early.ts, which the setup entry runs at a worker's start) says why, and index.ts keeps thread-cwd
+// process-scoped there (install() in a worker refuses).
 //
 // Deno runs a worker's async calls (Deno.stat, node:fs callbacks and promises, streams) on that worker's own tokio
 // blocking pool, whose threads are started by the worker's thread and share the fs_struct it had then. Threads
@@ -17,37 +18,14 @@ import {
   type CwdProvider,
   chdirError,
   codedError,
-  isMainThread,
   osChdir,
   readOsCwd,
   threadState,
   tooLongForOs,
 } from '@cwdkit/core';
+import { cString, deno, found, type NativeSymbol, type Pointer } from './deno-early.js';
 
-type Pointer = object | null;
-type NativeType = 'i32' | 'u64' | 'usize' | 'isize' | 'pointer' | 'buffer';
-interface Symbol {
-  parameters: NativeType[];
-  result: NativeType;
-  name?: string;
-  nonblocking?: boolean;
-  optional?: boolean;
-}
-interface DenoApi {
-  pid: number;
-  build: { os: string; arch: string };
-  permissions: {
-    querySync(descriptor: { name: string; variable?: string; path?: string }): { state: string };
-    requestSync(descriptor: { name: string; path?: string }): { state: string };
-  };
-  env: { get(name: string): string | undefined };
-  dlopen(path: string, symbols: Record<string, Symbol>): { symbols: Record<string, (...args: unknown[]) => unknown> };
-  UnsafePointer: { value(pointer: Pointer): bigint; create(value: bigint): Pointer };
-  UnsafePointerView: new (
-    pointer: NonNullable<Pointer>,
-  ) => { getCString(offset?: number): string; getInt32(offset?: number): number };
-}
-const deno = (globalThis as { Deno?: DenoApi }).Deno as DenoApi;
+export { type DenoKernel, denoKernel } from './deno-early.js';
 
 const CLONE_FS = 0x200;
 const O_PATH = 0o10000000;
@@ -55,19 +33,6 @@ const O_DIRECTORY = 0o200000;
 const O_CLOEXEC = 0o2000000;
 const PTHREAD_MUTEX_ROBUST = 1;
 
-// What every thread asks at load (which thread it is, whether unshare is allowed): few symbols, as each costs Deno
-// ~0.25 ms to bind (~4 ms for the first dlopen of a thread, 13-190 ms for 20 on this loaded 2-core machine).
-const PROBE = {
-  gettid: { parameters: [], result: 'i32' },
-  unshare: { parameters: ['i32'], result: 'i32' },
-  pthread_create: { parameters: ['buffer', 'pointer', 'pointer', 'pointer'], result: 'i32' },
-  pthread_join: { parameters: ['u64', 'buffer'], result: 'i32' },
-  dlsym: { parameters: ['pointer', 'buffer'], result: 'pointer', optional: true },
-  pthread_sigmask: { parameters: ['i32', 'buffer', 'buffer'], result: 'i32' },
-  opendir: { parameters: ['buffer'], result: 'pointer' },
-  readdir: { parameters: ['pointer'], result: 'pointer' },
-  closedir: { parameters: ['pointer'], result: 'i32' },
-} satisfies Record<string, Symbol>;
 // What a worker's first chdir needs, bound then.
 const CHDIR = {
   unshare: { parameters: ['i32'], result: 'i32' },
@@ -87,16 +52,8 @@ const CHDIR = {
   pthread_mutex_unlock: { parameters: ['pointer'], result: 'i32' },
   // The same lock, run on this thread's blocking pool: the pool thread that takes it waits there (see leave()).
   park: { name: 'pthread_mutex_lock', parameters: ['pointer'], result: 'i32', nonblocking: true },
-} satisfies Record<string, Symbol>;
-type Probe = Record<keyof typeof PROBE, (...args: unknown[]) => unknown>;
+} satisfies Record<string, NativeSymbol>;
 type Libc = Record<keyof typeof CHDIR, (...args: unknown[]) => unknown>;
-
-/** Why a Deno worker cannot have a cwd of its own here (undefined: it can), and whether this is the main thread. */
-export interface DenoKernel {
-  readonly missing: string | undefined;
-  /** The process's main thread (its thread id is the pid): a deno test module's thread has a Window too. */
-  readonly mainThread: boolean;
-}
 
 interface DenoState {
   /** unshare(CLONE_FS) ran on this thread: its fs_struct is its own (it cannot be undone). */
@@ -108,128 +65,17 @@ interface DenoState {
 }
 const state = threadState<DenoState>('thread-cwd.deno.v1', () => ({ unshared: false, parked: new Set() }));
 
-/** The C library's name that opened, and its symbols for a chdir (bound at the first one). */
-let libcName = 'libc.so.6';
+/** The C library's symbols for a chdir (bound at the first one), where denoKernel() opened it. */
 let libc: Libc | undefined;
 const calls = (): Libc => {
-  libc ??= deno.dlopen(libcName, CHDIR).symbols as Libc;
+  libc ??= deno.dlopen(found().libcName, CHDIR).symbols as Libc;
   return libc;
 };
-// Made on first use: this module loads everywhere, vm contexts without TextEncoder included (index.ts refuses there).
-let encoder: InstanceType<typeof TextEncoder> | undefined;
 let decoder: InstanceType<typeof TextDecoder> | undefined;
-const cString = (text: string) => {
-  encoder ??= new TextEncoder();
-  return encoder.encode(`${text}\0`);
-};
 const errnoName = (): string => {
   const code = new deno.UnsafePointerView(calls().__errno_location() as object).getInt32();
   return getSystemErrorName(-code);
 };
-
-/** libc through Deno.dlopen: glibc's name, then musl's; undefined (with the reasons) where neither opens. */
-function openLibc(): Probe | string {
-  const reasons: string[] = [];
-  for (const name of ['libc.so.6', `libc.musl-${deno.build.arch}.so.1`]) {
-    try {
-      const { symbols } = deno.dlopen(name, PROBE);
-      libcName = name;
-      return symbols as Probe;
-    } catch (error) {
-      reasons.push(`${name}: ${(error as Error).message}`);
-    }
-  }
-  return reasons.join('; ');
-}
-
-/** Whether `name` may be read without a prompt (a prompt would stop a test run). */
-function envValue(name: string): string | undefined {
-  try {
-    if (deno.permissions.querySync({ name: 'env', variable: name }).state !== 'granted') return undefined;
-    return deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Whether unshare(CLONE_FS) is allowed, asked on a thread made for it (its start routine is unshare itself, its
- * argument the flag), so that no thread of the runtime changes: a seccomp filter refuses it (EPERM) in most containers.
- */
-function unshareAllowed(probe: Probe): boolean {
-  const unshare = probe.dlsym ? (probe.dlsym(null, cString('unshare')) as Pointer) : null;
-  // No dlsym in this libc (glibc before 2.34 keeps it in libdl): unshare(0) changes nothing and meets the same filter.
-  if (unshare === null) return probe.unshare(0) === 0;
-  const thread = new BigUint64Array(1);
-  const created = probe.pthread_create(new Uint8Array(thread.buffer), null, unshare, deno.UnsafePointer.create(0x200n));
-  if (created !== 0) return false;
-  const result = new BigInt64Array(1);
-  probe.pthread_join(thread[0], new Uint8Array(result.buffer));
-  return BigInt.asIntN(32, result[0] as bigint) === 0n;
-}
-
-/**
- * This worker's mark: one real-time signal (40-55, by thread id) that this thread blocks from load on. A signal mask
- * is inherited by the threads a thread starts, and readable in /proc/self/task/N/status (SigBlk), so its blocking pool
- * threads started from now on carry it: the first chdir finds by it those busy with an async call (not parked, see
- * leave()). The main thread is never marked; a Deno child process gets an empty mask (Rust's Command resets it).
- */
-let marker: { signal: number; tid: number; inherited: bigint; early: Set<string> } | undefined;
-function mark(probe: Probe, tid: number): void {
-  const signal = 40 + (tid % 16);
-  const set = new Uint8Array(128); // glibc's and musl's sigset_t are at least this long; the kernel reads 8 bytes
-  set[(signal - 1) >> 3] = 1 << ((signal - 1) & 7);
-  const before = new BigUint64Array(16); // the mask it had (from its maker): its early pool threads have that one
-  if (probe.pthread_sigmask(0 /* SIG_BLOCK */, set, new Uint8Array(before.buffer)) !== 0) return;
-  // Pool threads this worker started before thread-cwd loaded (to load its modules) have no mark: they are among the
-  // threads started after this one and before now (so are any other thread's of that moment: leave() tells them apart).
-  const early = new Set<string>();
-  const dir = probe.opendir(cString('/proc/self/task')) as Pointer;
-  if (dir !== null) {
-    for (let entry = probe.readdir(dir) as Pointer; entry !== null; entry = probe.readdir(dir) as Pointer) {
-      const name = new deno.UnsafePointerView(entry).getCString(19);
-      if (Number(name) > tid) early.add(name);
-    }
-    probe.closedir(dir);
-  }
-  marker = { signal, tid, inherited: before[0] as bigint, early };
-}
-
-/** Asked once per thread, when thread-cwd loads on Deno. */
-export function denoKernel(): DenoKernel {
-  const missing = (reason: string): DenoKernel => ({ missing: reason, mainThread: isMainThread });
-  if (deno.build.os !== 'linux') {
-    return missing(`a Deno worker's own cwd needs Linux's unshare(2) (this is ${deno.build.os})`);
-  }
-  if (envValue('CWDKIT_THREAD_CWD_KERNEL') === '0') {
-    return missing('CWDKIT_THREAD_CWD_KERNEL=0 asks for handles mode, which exists on Node only');
-  }
-  if (deno.permissions.querySync({ name: 'ffi' }).state !== 'granted') {
-    return missing(
-      'a Deno worker gets a cwd of its own only where thread-cwd may call unshare(2) through Deno.dlopen: run deno with --allow-ffi (or -A)',
-    );
-  }
-  const core = (deno as unknown as Record<symbol, { core?: { unrefOpPromise?: unknown } }>)[
-    (deno as unknown as { internal: symbol }).internal
-  ]?.core;
-  if (typeof core?.unrefOpPromise !== 'function') {
-    return missing("this Deno has no core.unrefOpPromise, which thread-cwd needs to park a worker's pool threads");
-  }
-  const opened = openLibc();
-  if (typeof opened === 'string')
-    return missing(`thread-cwd could not open the C library through Deno.dlopen (${opened})`);
-  const tid = opened.gettid() as number;
-  const mainThread = tid === deno.pid;
-  if (!unshareAllowed(opened)) {
-    return {
-      missing:
-        "unshare(2) is refused here (a seccomp filter, as Docker's and CRI-O's default profiles have without CAP_SYS_ADMIN): a Deno worker cannot have a cwd of its own",
-      mainThread,
-    };
-  }
-  if (!mainThread) mark(opened, tid);
-  return { missing: undefined, mainThread };
-}
 
 /** Text of a small /proc file (libc: --allow-ffi is enough), or undefined. */
 let procBuffer: Uint8Array | undefined;
@@ -358,6 +204,7 @@ const IN_FLIGHT_MS = 3_000;
  * here, or one whose mark is the same). Where they stay busy, refuses before anything moves.
  */
 function waitForBusy(parked: Set<string>, round: () => void): void {
+  const { marker } = found();
   if (marker === undefined) return;
   const bit = 1n << BigInt(marker.signal - 1);
   const self = String(marker.tid);

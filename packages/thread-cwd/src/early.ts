@@ -32,13 +32,12 @@ import {
   type StartCover,
 } from './routes.js';
 
-/**
- * node:fs itself, not a default import: in the CommonJS build that copies every property of the module (esbuild's
- * __toESM), ~0.7 ms of a fresh worker.
- */
-const fs = process.getBuiltinModule('node:fs');
-const threads = process.getBuiltinModule('node:worker_threads'); // a worker's bootstrap loaded it
-const slots = Object.getPrototypeOf(process) as Record<symbol, unknown>;
+// Builtins read at the call, not at load: the setup entry loads this file on Deno too, where the first read of
+// `process` starts Deno's Node layer (deno-early.ts). node:fs itself, not a default import: in the CommonJS build
+// that copies every property of the module (esbuild's __toESM), ~0.7 ms of a fresh worker.
+const fs = () => process.getBuiltinModule('node:fs');
+const threads = () => process.getBuiltinModule('node:worker_threads'); // a worker's bootstrap loaded it
+const slots = () => Object.getPrototypeOf(process) as Record<symbol, unknown>;
 
 /**
  * What kernel mode covers of each module (surface.ts: kernelSurface(false), the functions that leave the calling
@@ -100,7 +99,7 @@ function addonsAllowed(): boolean {
 function noSeccompFilter(): boolean {
   try {
     // A proc file says it is empty: readFileSync reads it in chunks until the end.
-    return fs.readFileSync('/proc/thread-self/status', 'latin1').includes('\nSeccomp:\t0\n');
+    return fs().readFileSync('/proc/thread-self/status', 'latin1').includes('\nSeccomp:\t0\n');
   } catch {
     return false; // no /proc: handles mode cannot run either, and install() says so
   }
@@ -111,16 +110,16 @@ function noSeccompFilter(): boolean {
  * it (worker-class.ts, startedWithSetup: there it says the setup entry was preloaded).
  */
 function takeAdded(): void {
-  const added = threads.getEnvironmentData(ADDED) as Added | undefined;
+  const added = threads().getEnvironmentData(ADDED) as Added | undefined;
   if (added === undefined || !process.execArgv.includes(added.entry)) return; // startedWithSetup() sees to it
-  slots[PRELOADED] = true;
-  threads.setEnvironmentData(ADDED, undefined);
+  slots()[PRELOADED] = true;
+  threads().setEnvironmentData(ADDED, undefined);
   process.execArgv.splice(0, Infinity, ...added.execArgv);
 }
 
 /** `Worker` covered until the install: its first `new Worker` installs, which gives the cover its `construct`. */
 function coverWorkerUntilInstall(load: () => void): void {
-  const slot = threads as unknown as { Worker: Fn };
+  const slot = threads() as unknown as { Worker: Fn };
   const cover: StartCover = { original: slot.Worker, around: undefined, construct: undefined };
   slot.Worker = new Proxy(slot.Worker, {
     construct(target, args, newTarget) {
@@ -128,34 +127,35 @@ function coverWorkerUntilInstall(load: () => void): void {
       return (cover.construct ?? Reflect.construct)(target, args, newTarget as Fn);
     },
   });
-  slots[START_COVER] = cover;
+  slots()[START_COVER] = cover;
 }
 
 /**
  * In a Node worker on Linux where kernel mode is to be expected (not asked off, no seccomp filter, started by a thread
  * that never chdir'd, nothing installed here yet), puts the early cover in place, defers the install to the first use
- * with `load`, and returns true. Anywhere else, false: the setup entry installs at once.
+ * with `load`, and returns true. Anywhere else, false: the setup entry installs at once (on Deno it asks
+ * deno-early.ts's deferDenoInstall instead).
  */
 export function deferKernelInstall(load: () => void): boolean {
   // Not on Bun: a value taken before the first chdir there would keep Bun's cached cwd, which no trampoline of fs's
   // reaches (an ES module's named import of node:path's resolve, Bun.resolveSync), so a Bun worker installs at once.
   const globals = globalThis as { Bun?: object; Deno?: unknown };
   if (globals.Bun !== undefined || globals.Deno !== undefined || process.platform !== 'linux') return false;
-  if (threads.isMainThread) return false;
+  if (threads().isMainThread) return false;
   if (Object.getPrototypeOf(process.versions) !== Object.prototype) return false; // a vm context: install() refuses
   const asked = process.env.CWDKIT_THREAD_CWD_KERNEL;
   if (asked !== undefined && asked !== '' && asked !== '1') return false;
   // A worker of a thread with a cwd of its own takes it at install: that install is now.
-  if (threads.getEnvironmentData(HANDOFF) !== undefined || threads.getEnvironmentData(PRIVATE_FS) === true)
+  if (threads().getEnvironmentData(HANDOFF) !== undefined || threads().getEnvironmentData(PRIVATE_FS) === true)
     return false;
   // The setup entry ran already (its ESM and CJS copies): its load waits, or ran.
   if (deferredHere()) return true;
   if (installedOrWaiting()) return false;
   if (!addonsAllowed() || !noSeccompFilter()) return false;
 
-  const unrouteFs = route('fs', fs);
+  const unrouteFs = route('fs', fs());
   if (!unrouteFs) return false;
-  if (!route('fs/promises', fs.promises)) {
+  if (!route('fs/promises', fs().promises)) {
     unrouteFs();
     return false;
   }

@@ -57,7 +57,7 @@ const vmContext =
   Object.getPrototypeOf(process.versions) !== Object.prototype || !(fs.readFileSync instanceof Function);
 
 /** Deno: kernel mode through Deno.dlopen (deno.ts), or why not; and which thread is the process's main one. */
-const denoMode: DenoKernel | undefined = runtime === 'deno' && !vmContext ? denoKernel() : undefined;
+const denoMode: DenoKernel | undefined = runtime === 'deno' && !vmContext ? denoKernel(() => isMainThread) : undefined;
 /** Not worker_threads' answer alone: a Deno web Worker says true there, and a deno test module has a Window. */
 const mainThread = denoMode ? denoMode.mainThread : isMainThread;
 

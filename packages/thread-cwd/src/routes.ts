@@ -13,21 +13,25 @@ export interface Route {
   readonly name: string;
 }
 
-/** As core's threadSlots() on Node (this file loads no core): the same object in every vm context of the thread. */
-const slots = Object.getPrototypeOf(process) as Record<symbol, unknown>;
+/**
+ * As core's threadSlots() on Node (this file loads no core): the same object in every vm context of the thread. Read
+ * at each call, not at load: the setup entry loads this file on Deno too, where the first read of `process` starts
+ * Deno's Node layer (deno-early.ts).
+ */
+const slots = (): Record<symbol, unknown> => Object.getPrototypeOf(process);
 const ROUTES = Symbol.for('cwdkit.thread-cwd.early-routes.v2');
 const EARLY = Symbol.for('cwdkit.thread-cwd.early.v1');
 
 /** Whether the setup entry deferred this thread's install (the early cover is in place): kernel mode was expected. */
-export const deferredHere = (): boolean => slots[EARLY] !== undefined;
+export const deferredHere = (): boolean => slots()[EARLY] !== undefined;
 export const markDeferred = (): void => {
-  slots[EARLY] = true;
+  slots()[EARLY] = true;
 };
 
 /** The trampolines of this thread, by the function put in place: cover.ts gives each its covered function. */
 export const routes = (): Map<unknown, Route> => {
-  slots[ROUTES] ??= new Map<unknown, Route>();
-  return slots[ROUTES] as Map<unknown, Route>;
+  slots()[ROUTES] ??= new Map<unknown, Route>();
+  return slots()[ROUTES] as Map<unknown, Route>;
 };
 
 const NAMES = Symbol.for('cwdkit.thread-cwd.early-names.v2');
@@ -38,10 +42,10 @@ const NAMES = Symbol.for('cwdkit.thread-cwd.early-names.v2');
  * Node's to warn about. Undefined where the install was not deferred; a module not there was not routed early.
  */
 export const earlyNames = (): ReadonlyMap<string, readonly string[]> | undefined =>
-  slots[NAMES] as ReadonlyMap<string, readonly string[]> | undefined;
+  slots()[NAMES] as ReadonlyMap<string, readonly string[]> | undefined;
 export const keepEarlyNames = (module: string, names: readonly string[]): void => {
-  slots[NAMES] ??= new Map<string, readonly string[]>();
-  (slots[NAMES] as Map<string, readonly string[]>).set(module, names);
+  slots()[NAMES] ??= new Map<string, readonly string[]>();
+  (slots()[NAMES] as Map<string, readonly string[]>).set(module, names);
 };
 
 /**

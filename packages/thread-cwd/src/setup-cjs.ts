@@ -6,4 +6,8 @@ declare const require: (id: string) => never;
 
 const install = () =>
   setupInstall({ cwdkit: require('cwdkit/install'), threadCwd: require('./index.cjs'), core: require('@cwdkit/core') });
-if (!deferKernelInstall(install)) install();
+const deferred =
+  (globalThis as { Deno?: unknown }).Deno !== undefined
+    ? (require('./deno-early.cjs') as typeof import('./deno-early.js')).deferDenoInstall(install)
+    : deferKernelInstall(install);
+if (!deferred) install();

@@ -2,18 +2,23 @@
 // in this thread, once. Loaded again (a test runner that runs several files in one worker, an ESM and a CJS copy),
 // it does nothing; where install() refuses (a Bun worker, a system without /proc/self/fd) it throws that.
 //
-// The entry loads nothing else at first: in a Node worker where kernel mode is to be expected, the install waits for
-// the worker's first chdir (early.ts), so a worker that never chdirs pays a few ms instead of ~25. That load is
+// The entry loads nothing else at first: in a Node or Deno worker where kernel mode is to be expected, the install waits for
+// the worker's first chdir (early.ts, deno-early.ts), so a worker that never chdirs pays a few ms instead of ~20. That load is
 // synchronous (a chdir answers at once): the CommonJS builds of cwdkit and of this package. Everywhere else it installs
 // now, from the ES modules, in this realm (a vm context's install() must see that it runs in one, and refuse).
 // This is the ES module build; setup-cjs.ts is the CommonJS one.
 import { deferKernelInstall } from './early.js';
 import { setupInstall } from './setup-install.js';
 
-const deferred = deferKernelInstall(() => {
+const load = () => {
   const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
   setupInstall({ cwdkit: require('cwdkit/install'), threadCwd: require('./index.cjs'), core: require('@cwdkit/core') });
-});
+};
+// Deno's early step is a file of its own (dist/deno-early.js), which a Node worker does not parse (~0.5 ms there).
+const deferred =
+  (globalThis as { Deno?: unknown }).Deno !== undefined
+    ? (await import('./deno-early.js')).deferDenoInstall(load)
+    : deferKernelInstall(load);
 if (!deferred) {
   const [cwdkit, threadCwd, core] = await Promise.all([
     import('cwdkit/install'),

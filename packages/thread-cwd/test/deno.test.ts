@@ -40,7 +40,7 @@ function freshRoot(): string {
  * run at the first test that asks for one of them: a Deno start costs ~0.5 s here. umask last (it changes the main
  * thread's).
  */
-const BATCH = ['kernel', 'follow', 'nested', 'extra', 'uninstall', 'umask'];
+const BATCH = ['kernel', 'follow', 'nested', 'setup', 'extra', 'uninstall', 'umask'];
 type Seen = { root: string; seen: ReturnType<typeof JSON.parse> };
 const batches = new Map<string, Promise<Record<string, Seen>>>();
 function batched(kind: string, name: string) {
@@ -149,6 +149,22 @@ describe.skipIf(deno === undefined)('Deno', () => {
           at(root, 'c'),
         ]);
         expect(seen.main).toEqual(at(root, 'home'));
+      },
+      TIMEOUT,
+    );
+  });
+
+  describe.skipIf(!unshareHere).each(['wt', 'web'])('the setup entry, %s workers', (kind) => {
+    it(
+      "loads thread-cwd at the worker's first chdir, by process.chdir or a Deno.chdir taken before; each moves its worker alone",
+      async () => {
+        const { root, seen } = await batched(kind, 'setup');
+        // Loaded at the entry, before the install was deferred.
+        expect(seen.one).toEqual([{ indexLoaded: false }, null, null, true, at(root, 'a')]);
+        // A Deno.chdir taken before the stubs were there would have moved the process: main would read b.
+        expect(seen.two).toEqual([{ indexLoaded: false }, null, null, null, true, at(root, 'b')]);
+        expect(seen.main).toEqual(at(root, 'home'));
+        expect(seen.after).toEqual([[at(root, 'a')], [at(root, 'b')]]);
       },
       TIMEOUT,
     );
@@ -280,6 +296,8 @@ describe.skipIf(deno === undefined)('Deno', () => {
         expect(refusal.error).toBe('ERR_CWDKIT_UNSUPPORTED_RUNTIME');
         expect(refusal.message).toContain('--allow-ffi');
         expect(after).toEqual(at(root, 'home'));
+        // The setup entry refuses at once too, not at the first chdir.
+        expect(seen.setup[0]).toMatchObject({ error: 'ERR_CWDKIT_UNSUPPORTED_RUNTIME' });
         expect(seen.main).toEqual(at(root, 'home'));
       },
       TIMEOUT,
@@ -294,6 +312,7 @@ describe.skipIf(deno === undefined)('Deno', () => {
         expect(refusal.error).toBe('ERR_CWDKIT_UNSUPPORTED_RUNTIME');
         expect(refusal.message).toContain('seccomp');
         expect(after).toEqual(at(root, 'home'));
+        expect(seen.setup[0]).toMatchObject({ error: 'ERR_CWDKIT_UNSUPPORTED_RUNTIME' });
       },
       TIMEOUT,
     );
