@@ -11,6 +11,7 @@ import { startup } from './scenarios/startup.js';
 import { threadCwdFs } from './scenarios/thread-cwd-fs.js';
 import { threadCwdStart } from './scenarios/thread-cwd-start.js';
 import { threadCwdWorker } from './scenarios/thread-cwd-worker.js';
+import { vitestGenerated } from './scenarios/vitest-generated.js';
 import { vitestThreads } from './scenarios/vitest-threads.js';
 import { watchCpu } from './scenarios/watch-cpu.js';
 import { workerAfterChdir, workerRead } from './scenarios/worker-read.js';
@@ -44,4 +45,5 @@ export const scenarios: readonly Scenario[] = [
   startup,
   ...realPrograms,
   vitestThreads,
+  vitestGenerated,
 ];

@@ -41,7 +41,7 @@ export const USAGE = `Usage: cwdkit-bench [options]
 
   --strategy <names|all>   strategies to measure, comma-separated: names installed packages declare, or module
                            paths (./my-strategy.js, whose default export is a StrategyDefinition) (default: all)
-  --scenario <names|all>   scenarios to run, comma-separated (default: all; --quick leaves out real-* and vitest-threads)
+  --scenario <names|all>   scenarios to run, comma-separated (default: all; --quick leaves out real-* and vitest-*)
   --runtime <names|all>    ${RUNTIME_NAMES.join(', ')}, comma-separated (default: node)
   --rounds <N>             processes per (runtime, strategy, scenario) (default: ${DEFAULTS.full.rounds}; --quick: ${DEFAULTS.quick.rounds})
   --quick                  a short smoke run, as CI does

@@ -243,7 +243,8 @@ describe('the A/A gate', () => {
     expect(aaRetriesOf({ aaRetries: 0 }, false)).toBe(0);
     expect(aaRetriesOf({ aaRetries: 1 }, true)).toBe(0);
     const byName = new Map(scenarios.map((scenario) => [scenario.name, aaRetriesOf(scenario, false)]));
-    for (const name of ['startup', 'real-eslint', 'vitest-threads', 'worker-read']) expect(byName.get(name)).toBe(0);
+    for (const name of ['startup', 'real-eslint', 'vitest-threads', 'vitest-generated', 'worker-read'])
+      expect(byName.get(name)).toBe(0);
     expect(byName.get('cwd-hot')).toBe(2);
     let runs = 0;
     const off = await runGatedJob(

@@ -3,15 +3,16 @@
 // (vitest.forks.config.ts), the user's other choice; and threads with cwdkit's packages loaded as from npm
 // (scripts/vitest.npm-like.config.ts). One vitest process per run, in rounds of one run each, the order rotating every
 // round, after one warm-up round; medians of each and of the per-round ratios to forks. Every run must pass.
-// With --generated N: a generated project of N test files instead (in .generated/, made anew), each of which reads a
-// fixture file and spawns a child but never chdirs, so that pool 'threads' without the setup entry runs it too: threads
-// with the setup entry (as from npm), threads without it, and forks. CPU time (user, system) beside the wall time.
+// With --generated N: a generated project of N test files instead (scripts/generated.mjs, in .generated/), each of
+// which reads a fixture file and spawns a child but never chdirs, so that pool 'threads' without the setup entry runs it
+// too: threads with the setup entry (as from npm), threads without it, and forks. CPU time (user, system) beside the wall time.
 //   node scripts/measure.mjs [rounds=10] [--generated N] [--json file]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { generate } from './generated.mjs';
 
 const app = path.join(import.meta.dirname, '..');
 const vitest = path.join(path.dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
@@ -27,39 +28,7 @@ const rounds = Number(args[0] ?? 10);
 if (!Number.isInteger(rounds) || rounds < 1)
   throw new Error(`measure: rounds must be a positive integer, not ${args[0]}`);
 
-/** The generated project: N test files that read a fixture and spawn a child; no chdir, so bare threads run it too. */
-function generate(files) {
-  const dir = path.join(app, '.generated');
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(path.join(dir, 'test'), { recursive: true });
-  fs.mkdirSync(path.join(dir, 'fixtures'));
-  fs.writeFileSync(path.join(dir, 'fixtures', 'data.txt'), 'data');
-  for (let i = 0; i < files; i++) {
-    fs.writeFileSync(
-      path.join(dir, 'test', `f${i}.test.ts`),
-      `import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import { expect, test } from 'vitest';
-
-test('reads a fixture and spawns a child (${i})', async () => {
-  expect(fs.readFileSync('fixtures/data.txt', 'utf8')).toBe('data');
-  expect(await fs.promises.readFile('fixtures/data.txt', 'utf8')).toBe('data');
-  expect(execFileSync('/bin/sh', ['-c', 'echo ${i}'], { encoding: 'utf8' })).toBe('${i}\\n');
-});
-`,
-    );
-  }
-  // Packages as from npm: vitest loads cwdkit's with Node itself (see vitest.npm-like.config.ts).
-  const external = 'server: { deps: { external: [/\\/packages\\/[^/]+\\/dist\\//] } }';
-  const config = (pool, setup) =>
-    `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['test/**/*.test.ts'], pool: '${pool}', setupFiles: ${setup ? "['@cwdkit/thread-cwd/setup']" : '[]'}, ${external} } });\n`;
-  fs.writeFileSync(path.join(dir, 'vitest.threads.config.ts'), config('threads', true));
-  fs.writeFileSync(path.join(dir, 'vitest.bare.config.ts'), config('threads', false));
-  fs.writeFileSync(path.join(dir, 'vitest.forks.config.ts'), config('forks', false));
-  return dir;
-}
-
-const project = generated === undefined ? app : generate(generated);
+const project = generated === undefined ? app : generate(generated, path.join(app, '.generated'));
 const configs =
   generated === undefined
     ? {
