@@ -5,8 +5,9 @@
 // round, after one warm-up round; medians of each and of the per-round ratios to forks. Every run must pass.
 // With --generated N: a generated project of N test files instead (scripts/generated.mjs, in .generated/), each of
 // which reads a fixture file and spawns a child but never chdirs, so that pool 'threads' without the setup entry runs it
-// too: threads with the setup entry (as from npm), threads without it, and forks. CPU time (user, system) beside the wall time.
-//   node scripts/measure.mjs [rounds=10] [--generated N] [--json file]
+// too: threads with the setup entry (as from npm), threads without it, and forks. With --chdir as well, each file
+// chdirs first (so bare threads are left out). CPU time (user, system) beside the wall time.
+//   node scripts/measure.mjs [rounds=10] [--generated N [--chdir]] [--json file]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,6 +22,9 @@ const jsonAt = args.indexOf('--json');
 const jsonFile = jsonAt >= 0 ? args.splice(jsonAt, 2)[1] : undefined;
 const generatedAt = args.indexOf('--generated');
 const generated = generatedAt >= 0 ? Number(args.splice(generatedAt, 2)[1]) : undefined;
+const chdirAt = args.indexOf('--chdir');
+const chdir = chdirAt >= 0 && args.splice(chdirAt, 1).length === 1;
+if (chdir && generated === undefined) throw new Error('measure: --chdir goes with --generated N');
 if (generated !== undefined && !(Number.isInteger(generated) && generated > 0)) {
   throw new Error('measure: --generated needs a positive number of test files');
 }
@@ -28,7 +32,7 @@ const rounds = Number(args[0] ?? 10);
 if (!Number.isInteger(rounds) || rounds < 1)
   throw new Error(`measure: rounds must be a positive integer, not ${args[0]}`);
 
-const project = generated === undefined ? app : generate(generated, path.join(app, '.generated'));
+const project = generated === undefined ? app : generate(generated, path.join(app, '.generated'), { chdir });
 const configs =
   generated === undefined
     ? {
@@ -38,7 +42,8 @@ const configs =
       }
     : {
         'threads + setup': 'vitest.threads.config.ts',
-        'threads, bare': 'vitest.bare.config.ts',
+        // Bare threads cannot run files that chdir.
+        ...(chdir ? {} : { 'threads, bare': 'vitest.bare.config.ts' }),
         forks: 'vitest.forks.config.ts',
       };
 const names = Object.keys(configs);
@@ -92,6 +97,7 @@ for (let round = 0; round < rounds; round++) {
 }
 const result = {
   node: process.version,
+  ...(generated === undefined ? {} : { generated, chdir }),
   cpus: os.availableParallelism(),
   load: load(),
   rounds,
