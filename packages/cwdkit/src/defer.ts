@@ -26,6 +26,16 @@ export function installedOrWaiting(): boolean {
   return record?.installed !== undefined || slots[PENDING_REGISTER] !== undefined;
 }
 
+/** A slot the install must write and cannot (its object frozen since the stubs were put there). */
+function notWritable(key: string): Error {
+  return Object.assign(
+    new TypeError(
+      `cwdkit: the deferred install cannot replace ${key}: its object was frozen after the stub was put there`,
+    ),
+    { code: 'ERR_CWDKIT_INSTALL_REFUSED' },
+  );
+}
+
 export interface Deferred {
   /** Puts the stub over `owner[key]` (a writable function); `loads`: its call runs the load first. */
   forward(owner: Record<string, unknown>, key: string, loads: boolean): void;
@@ -33,6 +43,8 @@ export interface Deferred {
   waiting(): boolean;
   /** Runs the load now if it waits, as the first call of a loading stub would (its error thrown, as there). */
   load(): void;
+  /** The install will not wait after all: the stubs go (the caller installs now, its own way). */
+  cancel(): void;
 }
 
 /**
@@ -48,43 +60,59 @@ export interface RuntimeOriginals {
 }
 
 /**
- * Waits with `load` in the thread's PENDING_REGISTER slot, `originals` kept for core first. `load` installs (and undoes what it put in place itself if
- * it throws). If it throws, that call and every later stub call and installed() throw its error: never the runtime's
+ * Waits with `load` in the thread's PENDING_REGISTER slot, `originals` kept for core first. `load` installs (and undoes
+ * what it put in place itself if it throws). If it throws, that call (and installed()) throws its error, and the stubs
+ * stay: the next call loads again (a passing error, EMFILE, is not kept for the thread's life). Never the runtime's
  * answer under a strategy that was asked for and is missing.
  */
 export function deferInstall(load: () => void, originals: RuntimeOriginals): Deferred {
   const slots = threadSlots();
   slots[Symbol.for('cwdkit.originals')] ??= Object.freeze(originals);
   const stubs: Stub[] = [];
-  let failure: unknown;
-  let waiting = true;
+  /** waiting: a call loads; loading: a load runs (a call from inside it answers as the runtime); loaded; cancelled. */
+  let phase: 'waiting' | 'loading' | 'loaded' | 'cancelled' = 'waiting';
   const run = () => {
-    if (failure !== undefined) throw failure;
-    if (!waiting) return;
-    waiting = false;
+    if (phase !== 'waiting') return;
+    // Plain reads and stores below, not calls, where a stub is taken away and put back: they cannot overflow the
+    // stack (a first chdir made deep in recursion), so a stub is never left away while the load did not happen. A
+    // slot that cannot be written (a frozen Deno) throws here, before anything moved.
     // A function put over a stub since start (Node's own worker_threads wraps process.chdir to tell workers, and
     // graceful-fs wraps both) calls the stub: it must stay, and install() must still see the runtime's own function,
     // or a failing chdir would call itself through the wrapper.
-    const wrappers = stubs.map(({ owner, key }) => owner[key]);
-    for (const { owner, key, descriptor } of stubs) Object.defineProperty(owner, key, descriptor);
+    const wrappers: unknown[] = [];
+    for (let index = 0; index < stubs.length; index++) {
+      const { owner, key } = stubs[index] as Stub;
+      wrappers[index] = owner[key];
+    }
+    let removed = 0;
+    phase = 'loading';
     try {
+      for (; removed < stubs.length; removed++) {
+        const { owner, key, descriptor } = stubs[removed] as Stub;
+        try {
+          owner[key] = descriptor.value;
+        } catch {
+          throw notWritable(key);
+        }
+        if (owner[key] !== descriptor.value) throw notWritable(key); // sloppy mode: a frozen slot ignores the store
+      }
       load();
     } catch (error) {
-      for (let index = 0; index < stubs.length; index++) {
-        const { owner, key, descriptor } = stubs[index] as Stub;
-        Object.defineProperty(owner, key, { ...descriptor, value: wrappers[index] });
+      phase = 'waiting';
+      for (let index = 0; index < removed; index++) {
+        const { owner, key } = stubs[index] as Stub;
+        owner[key] = wrappers[index];
       }
-      // A stack overflow is that call's (a first chdir made deep in recursion), not the load's: the next call loads.
-      if (error instanceof RangeError) waiting = true;
-      else failure = error;
       throw error;
     }
-    stubs.forEach((entry, index) => {
-      const { owner, key, descriptor, stub } = entry;
-      if (wrappers[index] === stub) return; // the stub forwards to what the slot holds now: the installed function
-      entry.target = owner[key] as Fn;
-      Object.defineProperty(owner, key, { ...descriptor, value: wrappers[index] });
-    });
+    phase = 'loaded';
+    for (let index = 0; index < stubs.length; index++) {
+      const entry = stubs[index] as Stub;
+      // Where the stub was on top it stays away: the installed function holds the slot.
+      if (wrappers[index] === entry.stub) continue;
+      entry.target = entry.owner[entry.key] as Fn;
+      entry.owner[entry.key] = wrappers[index];
+    }
     slots[PENDING_REGISTER] = undefined;
   };
   const forward = (owner: Record<string, unknown>, key: string, loads: boolean) => {
@@ -93,9 +121,9 @@ export function deferInstall(load: () => void, originals: RuntimeOriginals): Def
     const stub = {
       [key](this: unknown, ...args: unknown[]) {
         if (loads) run();
-        // Until a load succeeds, what the slot holds is the stub or a wrapper that calls it (graceful-fs's): the
-        // runtime's own answers then.
-        const to = (entry.target ?? (waiting || failure !== undefined ? descriptor.value : owner[key])) as Fn;
+        // Until a load succeeds (and once cancelled), what the slot holds is the stub or a wrapper that calls it
+        // (graceful-fs's): the runtime's own answers then.
+        const to = (entry.target ?? (phase === 'loaded' ? owner[key] : descriptor.value)) as Fn;
         return (to === stub ? descriptor.value : to).apply(this, args as never[]);
       },
     }[key] as Fn;
@@ -108,6 +136,13 @@ export function deferInstall(load: () => void, originals: RuntimeOriginals): Def
     stubs.push(entry);
     Object.defineProperty(owner, key, { ...descriptor, value: stub });
   };
+  /** Each stub away, its runtime's own function back (a wrapper put over one stays, and calls the runtime's own). */
+  const cancel = () => {
+    if (phase !== 'waiting') return;
+    phase = 'cancelled';
+    for (const { owner, key, descriptor, stub } of stubs) if (owner[key] === stub) owner[key] = descriptor.value;
+    slots[PENDING_REGISTER] = undefined;
+  };
   slots[PENDING_REGISTER] = run;
-  return { forward, waiting: () => waiting, load: run };
+  return { forward, waiting: () => phase === 'waiting', load: run, cancel };
 }

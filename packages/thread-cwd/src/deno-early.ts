@@ -1,13 +1,11 @@
-// What a Deno thread asks before anything else of thread-cwd loads: whether kernel mode can run (Linux, --allow-ffi,
+// What a Deno thread asks before the rest of thread-cwd loads: whether kernel mode can run (Linux, --allow-ffi,
 // unshare(2) allowed), which thread this is, and this worker's mark (see mark()). The setup entry asks it at a worker's
-// start and defers the rest to the first chdir (deferDenoInstall); deno.ts asks it when the index loads. It uses
-// Deno.* alone: on a Deno thread the first read of `process` starts Deno's Node layer (11-25 ms in a web Worker), and
-// node:fs costs 6-13 ms more. It imports nothing but cwdkit/defer, which the setup entry bundles.
+// start (denoDefers) and defers the rest to the first chdir; deno.ts asks it when the index loads. It uses Deno.*
+// alone (node:fs would cost a web Worker 6-13 ms more) and imports nothing: a file of its own beside the entry, which
+// a Node worker then does not parse.
 //
 // What it finds is kept in one slot of the thread (globalThis on Deno): the setup entry's copy of this file and the
 // index's then agree, and the mark is made once.
-import { deferInstall, installedOrWaiting } from 'cwdkit/defer';
-
 export type Pointer = object | null;
 type NativeType = 'i32' | 'u64' | 'usize' | 'isize' | 'pointer' | 'buffer';
 export interface NativeSymbol {
@@ -76,9 +74,7 @@ interface Found {
   readonly marker: Marker | undefined;
 }
 const FOUND = Symbol.for('cwdkit.thread-cwd.deno-kernel.v1');
-/** Set where the setup entry deferred this thread's install. */
-const DEFERRED = Symbol.for('cwdkit.thread-cwd.deno-deferred.v1');
-const slots = globalThis as unknown as { [FOUND]?: Found; [DEFERRED]?: true };
+const slots = globalThis as unknown as { [FOUND]?: Found };
 
 // Made on first use: this module loads everywhere, vm contexts without TextEncoder included (index.ts refuses there).
 let encoder: InstanceType<typeof TextEncoder> | undefined;
@@ -205,32 +201,13 @@ export const found = (): Pick<Found, 'libcName' | 'marker'> =>
   slots[FOUND] ?? { libcName: 'libc.so.6', marker: undefined };
 
 /**
- * The setup entry in a Deno worker where kernel mode runs: until its first chdir a worker needs nothing of thread-cwd,
- * as Deno.cwd() and Deno's process.cwd() ask the OS each call and its new threads share its fs_struct. So only the
- * mark is made now (a pool thread started before it could not be told from another worker's), and Deno.chdir and
- * process.chdir become stubs (cwdkit/defer) whose first call runs `load`, which installs. The stubs must be there
- * before any code runs: Deno's own chdir, taken now and called later, would move every thread. Returns false, and
- * changes nothing, on the main thread and where kernel mode cannot run: the entry installs at once there (it refuses,
- * or runs process-scoped).
+ * Whether the setup entry's install may wait for the worker's first chdir (its stubs are in place: early.ts,
+ * denoStubs): in a Deno worker where kernel mode runs, whose thread is marked now. Until its first chdir a worker needs
+ * nothing more: Deno.cwd() and Deno's process.cwd() ask the OS each call, and its new threads share its fs_struct.
+ * False on the main thread and where kernel mode cannot run: the entry installs at once there (it refuses, or runs
+ * process-scoped).
  */
-export function deferDenoInstall(load: () => void): boolean {
-  if (slots[DEFERRED]) return true; // the entry ran already (an ESM and a CJS copy): its load waits, or ran
-  if (installedOrWaiting()) return false; // the entry's install says what is there
+export function denoDefers(): boolean {
   const kernel = denoKernel(() => false);
-  if (kernel.missing !== undefined || kernel.mainThread) return false;
-  // `process` read now: one module may import node:process and chdir before any other reads the global. In a
-  // node:worker_threads worker Deno's Node layer is up already; in a web Worker this read starts it (~11 ms).
-  const process = (globalThis as unknown as { process: Record<string, unknown> }).process;
-  const deferred = deferInstall(load, {
-    processCwd: process.cwd,
-    processChdir: process.chdir,
-    denoCwd: deno.cwd,
-    denoChdir: deno.chdir,
-  });
-  deferred.forward(deno as unknown as Record<string, unknown>, 'chdir', true);
-  deferred.forward(deno as unknown as Record<string, unknown>, 'cwd', false);
-  deferred.forward(process, 'chdir', true);
-  deferred.forward(process, 'cwd', false);
-  slots[DEFERRED] = true;
-  return true;
+  return kernel.missing === undefined && !kernel.mainThread;
 }

@@ -14,7 +14,8 @@
 // - `Worker`: a worker started from here must start installed; its first `new Worker` installs (worker-class.ts).
 // - process.chdir and process.cwd, as stubs that wait (cwdkit/defer): the first chdir loads and installs.
 // Each file this entry bundles costs every worker its parse (~0.05 ms a KiB): this one imports only what it runs.
-import { deferInstall, installedOrWaiting } from 'cwdkit/defer';
+// On Deno the entry puts only the chdir and cwd stubs in place here (denoStubs); deno-early.ts decides whether they wait.
+import { type Deferred, deferInstall, installedOrWaiting } from 'cwdkit/defer';
 import type { Fn } from './patch.js';
 import {
   ADDED,
@@ -179,4 +180,45 @@ export function deferKernelInstall(load: () => void): boolean {
   deferred.forward(process as unknown as Record<string, unknown>, 'chdir', true);
   deferred.forward(process as unknown as Record<string, unknown>, 'cwd', false);
   return true;
+}
+
+const DENO_DEFERRED = Symbol.for('cwdkit.thread-cwd.deno-deferred.v1');
+const denoSlots = globalThis as unknown as { [DENO_DEFERRED]?: true };
+
+/**
+ * Deno: the setup entry's stubs over Deno.chdir and Deno.cwd, and process.chdir and process.cwd, before any other code
+ * of the thread runs (a module imported beside the ES module entry runs while it awaits deno-early.js): Deno's own
+ * chdir, taken before and called later, would move every thread. The first chdir loads with `load`. `process` is read
+ * for that: in a web Worker that starts Deno's Node layer (~11 ms), and a module's `import process from 'node:process'`
+ * reaches the same object without the global's getter. Returns true where the entry ran already (its ES module and
+ * CommonJS copies), undefined where something is installed or waits (the entry installs at once, and says what).
+ */
+export function denoStubs(load: () => void): Deferred | true | undefined {
+  if (denoSlots[DENO_DEFERRED]) return true;
+  if (installedOrWaiting()) return undefined;
+  const deno = (globalThis as unknown as { Deno: Record<string, unknown> }).Deno;
+  const process = (globalThis as unknown as { process: Record<string, unknown> }).process;
+  const deferred = deferInstall(load, {
+    processCwd: process.cwd,
+    processChdir: process.chdir,
+    denoCwd: deno.cwd,
+    denoChdir: deno.chdir,
+  });
+  deferred.forward(deno, 'chdir', true);
+  deferred.forward(deno, 'cwd', false);
+  deferred.forward(process, 'chdir', true);
+  deferred.forward(process, 'cwd', false);
+  denoSlots[DENO_DEFERRED] = true;
+  return deferred;
+}
+
+/**
+ * Deno, once deno-early.ts said whether kernel mode runs in this worker (`defers`): the stubs keep waiting, or go (the
+ * entry then installs at once). True also where a call loaded the install meanwhile.
+ */
+export function denoSettle(deferred: Deferred, defers: boolean): boolean {
+  if (defers || !deferred.waiting()) return true;
+  deferred.cancel();
+  denoSlots[DENO_DEFERRED] = undefined;
+  return false;
 }

@@ -7,18 +7,25 @@
 // synchronous (a chdir answers at once): the CommonJS builds of cwdkit and of this package. Everywhere else it installs
 // now, from the ES modules, in this realm (a vm context's install() must see that it runs in one, and refuse).
 // This is the ES module build; setup-cjs.ts is the CommonJS one.
-import { deferKernelInstall } from './early.js';
+import { deferKernelInstall, denoSettle, denoStubs } from './early.js';
 import { setupInstall } from './setup-install.js';
 
 const load = () => {
   const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
   setupInstall({ cwdkit: require('cwdkit/install'), threadCwd: require('./index.cjs'), core: require('@cwdkit/core') });
 };
-// Deno's early step is a file of its own (dist/deno-early.js), which a Node worker does not parse (~0.5 ms there).
-const deferred =
-  (globalThis as { Deno?: unknown }).Deno !== undefined
-    ? (await import('./deno-early.js')).deferDenoInstall(load)
-    : deferKernelInstall(load);
+/** Bundled into another file (deno bundle, esbuild): the deferred load's `./index.cjs` is not beside it, so no wait. */
+const bundled = !/\/setup\.js(?:[?#]|$)/.test(import.meta.url); // a query: the entry evaluated anew
+let deferred = false;
+const deno = (globalThis as { Deno?: unknown }).Deno !== undefined;
+if (!bundled && !deno) {
+  deferred = deferKernelInstall(load);
+} else if (!bundled) {
+  // Deno: the stubs now, then its probe, a file of its own (dist/deno-early.js) that a Node worker does not parse.
+  const stubs = denoStubs(load);
+  deferred =
+    stubs === true || (stubs !== undefined && denoSettle(stubs, (await import('./deno-early.js')).denoDefers()));
+}
 if (!deferred) {
   const [cwdkit, threadCwd, core] = await Promise.all([
     import('cwdkit/install'),
