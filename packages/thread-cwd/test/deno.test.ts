@@ -170,30 +170,33 @@ describe.skipIf(deno === undefined)('Deno', () => {
     );
   });
 
-  describe.skipIf(!unshareHere).each(['wt', 'web'])('the setup entry, %s workers: faults at the first chdir', (kind) => {
-    it(
-      'a module beside the entry chdirs at its load; Deno frozen since; out of descriptors: never another thread moved',
-      async () => {
-        const { root, seen } = await scenario('setupFaults', kind, { prefix: ['prlimit', '--nofile=512:512'] });
-        // Before the stubs were placed ahead of the entry's await, the sibling's chdir moved the whole process.
-        expect(seen.sibling).toEqual([true, at(root, 'a')]);
-        const notWritable = { error: 'ERR_CWDKIT_INSTALL_REFUSED', message: expect.stringContaining('frozen') };
-        // Before, a failed load was forgotten and the next chdir was Deno's own: the main thread moved to a.
-        expect(seen.frozen).toEqual([{ indexLoaded: false }, null, notWritable, notWritable, at(root, 'home')]);
-        // Before, the load's EMFILE was kept for the worker's life: the second chdir failed too.
-        expect(seen.starved).toEqual([
-          { indexLoaded: false },
-          'EMFILE',
-          { error: 'EMFILE', message: expect.any(String) },
-          null,
-          null,
-          at(root, 'b'),
-        ]);
-        expect(seen.main).toEqual(at(root, 'home'));
-      },
-      TIMEOUT,
-    );
-  });
+  describe.skipIf(!unshareHere).each(['wt', 'web'])(
+    'the setup entry, %s workers: faults at the first chdir',
+    (kind) => {
+      it(
+        'a module beside the entry chdirs at its load; Deno frozen since; out of descriptors: never another thread moved',
+        async () => {
+          const { root, seen } = await scenario('setupFaults', kind, { prefix: ['prlimit', '--nofile=512:512'] });
+          // Before the stubs were placed ahead of the entry's await, the sibling's chdir moved the whole process.
+          expect(seen.sibling).toEqual([true, at(root, 'a')]);
+          const notWritable = { error: 'ERR_CWDKIT_INSTALL_REFUSED', message: expect.stringContaining('frozen') };
+          // Before, a failed load was forgotten and the next chdir was Deno's own: the main thread moved to a.
+          expect(seen.frozen).toEqual([{ indexLoaded: false }, null, notWritable, notWritable, at(root, 'home')]);
+          // Before, the load's EMFILE was kept for the worker's life: the second chdir failed too.
+          expect(seen.starved).toEqual([
+            { indexLoaded: false },
+            'EMFILE',
+            { error: 'EMFILE', message: expect.any(String) },
+            null,
+            null,
+            at(root, 'b'),
+          ]);
+          expect(seen.main).toEqual(at(root, 'home'));
+        },
+        TIMEOUT,
+      );
+    },
+  );
 
   describe.skipIf(!unshareHere).each(['wt', 'web'])(
     'kernel mode, %s workers: what the fs_struct also holds',
