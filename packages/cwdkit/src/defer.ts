@@ -26,6 +26,17 @@ export function installedOrWaiting(): boolean {
   return record?.installed !== undefined || slots[PENDING_REGISTER] !== undefined;
 }
 
+/**
+ * Whether a load's error may pass (a stack overflow of that call, descriptors or memory short for a moment): the next
+ * call loads again. Any other would come back at each try, at the cost of a whole selection each time.
+ */
+function passing(error: unknown): boolean {
+  if (error instanceof RangeError) return true;
+  const codes = ['EMFILE', 'ENFILE', 'EAGAIN', 'ENOMEM', 'EINTR'];
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
+  return codes.includes(code as string) || codes.includes(cause?.code as string);
+}
+
 /** A slot the install must write and cannot (its object frozen since the stubs were put there). */
 function notWritable(key: string): Error {
   return Object.assign(
@@ -62,8 +73,8 @@ export interface RuntimeOriginals {
 /**
  * Waits with `load` in the thread's PENDING_REGISTER slot, `originals` kept for core first. `load` installs (and undoes
  * what it put in place itself if it throws). If it throws, that call (and installed()) throws its error, and the stubs
- * stay: the next call loads again (a passing error, EMFILE, is not kept for the thread's life). Never the runtime's
- * answer under a strategy that was asked for and is missing.
+ * stay: after a passing error (EMFILE, a stack overflow) the next call loads again; any other every later call throws.
+ * Never the runtime's answer under a strategy that was asked for and is missing.
  */
 export function deferInstall(load: () => void, originals: RuntimeOriginals): Deferred {
   const slots = threadSlots();
@@ -71,7 +82,10 @@ export function deferInstall(load: () => void, originals: RuntimeOriginals): Def
   const stubs: Stub[] = [];
   /** waiting: a call loads; loading: a load runs (a call from inside it answers as the runtime); loaded; cancelled. */
   let phase: 'waiting' | 'loading' | 'loaded' | 'cancelled' = 'waiting';
+  /** A load's error that another try would meet again (not a passing one): thrown by every later call, as it was. */
+  let failure: unknown;
   const run = () => {
+    if (failure !== undefined) throw failure;
     if (phase !== 'waiting') return;
     // Plain reads and stores below, not calls, where a stub is taken away and put back: they cannot overflow the
     // stack (a first chdir made deep in recursion), so a stub is never left away while the load did not happen. A
@@ -103,6 +117,7 @@ export function deferInstall(load: () => void, originals: RuntimeOriginals): Def
         const { owner, key } = stubs[index] as Stub;
         owner[key] = wrappers[index];
       }
+      if (!passing(error)) failure = error; // after the stores: this call may overflow too (then: a passing error)
       throw error;
     }
     phase = 'loaded';
@@ -123,7 +138,9 @@ export function deferInstall(load: () => void, originals: RuntimeOriginals): Def
         if (loads) run();
         // Until a load succeeds (and once cancelled), what the slot holds is the stub or a wrapper that calls it
         // (graceful-fs's): the runtime's own answers then.
-        const to = (entry.target ?? (phase === 'loaded' ? owner[key] : descriptor.value)) as Fn;
+        // A stub taken earlier and called after a cancel reaches what the slot holds then (the install at once).
+        const to = (entry.target ??
+          (phase === 'loaded' || phase === 'cancelled' ? owner[key] : descriptor.value)) as Fn;
         return (to === stub ? descriptor.value : to).apply(this, args as never[]);
       },
     }[key] as Fn;
@@ -136,11 +153,21 @@ export function deferInstall(load: () => void, originals: RuntimeOriginals): Def
     stubs.push(entry);
     Object.defineProperty(owner, key, { ...descriptor, value: stub });
   };
-  /** Each stub away, its runtime's own function back (a wrapper put over one stays, and calls the runtime's own). */
+  /**
+   * Each stub away, its runtime's own function back. Under a wrapper a stub stays, and calls the runtime's own; a slot
+   * frozen since cannot take it back (the install at once then says so, coded).
+   */
   const cancel = () => {
     if (phase !== 'waiting') return;
     phase = 'cancelled';
-    for (const { owner, key, descriptor, stub } of stubs) if (owner[key] === stub) owner[key] = descriptor.value;
+    for (const entry of stubs) {
+      if (entry.owner[entry.key] !== entry.stub) entry.target = entry.descriptor.value as Fn;
+      else {
+        try {
+          entry.owner[entry.key] = entry.descriptor.value;
+        } catch {}
+      }
+    }
     slots[PENDING_REGISTER] = undefined;
   };
   slots[PENDING_REGISTER] = run;

@@ -200,14 +200,5 @@ export function denoKernel(isMainThread: () => boolean): DenoKernel {
 export const found = (): Pick<Found, 'libcName' | 'marker'> =>
   slots[FOUND] ?? { libcName: 'libc.so.6', marker: undefined };
 
-/**
- * Whether the setup entry's install may wait for the worker's first chdir (its stubs are in place: early.ts,
- * denoStubs): in a Deno worker where kernel mode runs, whose thread is marked now. Until its first chdir a worker needs
- * nothing more: Deno.cwd() and Deno's process.cwd() ask the OS each call, and its new threads share its fs_struct.
- * False on the main thread and where kernel mode cannot run: the entry installs at once there (it refuses, or runs
- * process-scoped).
- */
-export function denoDefers(): boolean {
-  const kernel = denoKernel(() => false);
-  return kernel.missing === undefined && !kernel.mainThread;
-}
+/** denoKernel() for the setup entry (early.ts, denoSettle decides from it). */
+export const denoKernelForSetup = (): DenoKernel => denoKernel(() => false);

@@ -213,12 +213,26 @@ export function denoStubs(load: () => void): Deferred | true | undefined {
 }
 
 /**
- * Deno, once deno-early.ts said whether kernel mode runs in this worker (`defers`): the stubs keep waiting, or go (the
- * entry then installs at once). True also where a call loaded the install meanwhile.
+ * Deno, once deno-early.ts said whether kernel mode runs here (`kernel`, denoKernel's answer): in a worker where it
+ * runs the stubs keep waiting (true). On the main thread they go (false: the entry installs at once, process-scoped; a
+ * chdir there moves the process anyway). In a worker where it cannot run the install runs now, through the stubs, with
+ * no await between (a module beside the entry could chdir there, moving every thread), and throws its refusal; the
+ * stubs go, as a refused install changes nothing. True also where a call loaded the install meanwhile.
  */
-export function denoSettle(deferred: Deferred, defers: boolean): boolean {
-  if (defers || !deferred.waiting()) return true;
-  deferred.cancel();
-  denoSlots[DENO_DEFERRED] = undefined;
-  return false;
+export function denoSettle(deferred: Deferred, kernel: { missing: string | undefined; mainThread: boolean }): boolean {
+  if (!deferred.waiting()) return true;
+  if (kernel.mainThread) {
+    deferred.cancel();
+    denoSlots[DENO_DEFERRED] = undefined;
+    return false;
+  }
+  if (kernel.missing !== undefined) {
+    try {
+      deferred.load(); // refuses
+    } finally {
+      deferred.cancel(); // as it was: a refused entry changes nothing
+      denoSlots[DENO_DEFERRED] = undefined;
+    }
+  }
+  return true;
 }

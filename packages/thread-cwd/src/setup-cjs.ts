@@ -7,8 +7,8 @@ declare const __filename: string | undefined;
 
 const install = () =>
   setupInstall({ cwdkit: require('cwdkit/install'), threadCwd: require('./index.cjs'), core: require('@cwdkit/core') });
-/** Bundled into another file: the deferred load's `./index.cjs` is not beside it, so no wait. */
-const bundled = typeof __filename !== 'string' || !__filename.endsWith('setup.cjs');
+/** Bundled into another file, whatever its name: the deferred load's `./index.cjs` is not beside it (setup.ts). */
+const bundled = typeof __filename !== 'string' || !/\/thread-cwd\/(?:[^/]+\/)?dist\/setup\.cjs$/.test(__filename);
 let deferred = false;
 const deno = (globalThis as { Deno?: unknown }).Deno !== undefined;
 if (!bundled && !deno) {
@@ -18,6 +18,6 @@ if (!bundled && !deno) {
   deferred =
     stubs === true ||
     (stubs !== undefined &&
-      denoSettle(stubs, (require('./deno-early.cjs') as typeof import('./deno-early.js')).denoDefers()));
+      denoSettle(stubs, (require('./deno-early.cjs') as typeof import('./deno-early.js')).denoKernelForSetup()));
 }
 if (!deferred) install();

@@ -14,8 +14,12 @@ const load = () => {
   const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
   setupInstall({ cwdkit: require('cwdkit/install'), threadCwd: require('./index.cjs'), core: require('@cwdkit/core') });
 };
-/** Bundled into another file (deno bundle, esbuild): the deferred load's `./index.cjs` is not beside it, so no wait. */
-const bundled = !/\/setup\.js(?:[?#]|$)/.test(import.meta.url); // a query: the entry evaluated anew
+/**
+ * Bundled into another file (deno bundle, esbuild), whatever its name: the deferred load's `./index.cjs` is not beside
+ * it, so no wait. This file sits in the package's dist/ (under a version folder in Deno's npm cache); a query means it
+ * was evaluated anew.
+ */
+const bundled = !/\/thread-cwd\/(?:[^/]+\/)?dist\/setup\.js(?:[?#]|$)/.test(import.meta.url);
 let deferred = false;
 const deno = (globalThis as { Deno?: unknown }).Deno !== undefined;
 if (!bundled && !deno) {
@@ -24,7 +28,8 @@ if (!bundled && !deno) {
   // Deno: the stubs now, then its probe, a file of its own (dist/deno-early.js) that a Node worker does not parse.
   const stubs = denoStubs(load);
   deferred =
-    stubs === true || (stubs !== undefined && denoSettle(stubs, (await import('./deno-early.js')).denoDefers()));
+    stubs === true ||
+    (stubs !== undefined && denoSettle(stubs, (await import('./deno-early.js')).denoKernelForSetup()));
 }
 if (!deferred) {
   const [cwdkit, threadCwd, core] = await Promise.all([
