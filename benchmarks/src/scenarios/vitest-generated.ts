@@ -4,15 +4,13 @@
 // through the whole-process code that startup and real-* use (processes.ts). The project is the one
 // apps/vitest-threads/scripts/measure.mjs --generated measures (scripts/generated.mjs), made in a folder of its own.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { runtime } from '@cwdkit/core';
 import type { Scenario } from '../scenario.js';
-import { cleanEnv, launch, measureProcesses, type ProcessRow } from './processes.js';
+import { measureProcesses, type ProcessRow } from './processes.js';
+import { APP, vitestRun } from './vitest-threads.js';
 
-/** The example app, beside this package in the workspace (dist/ → benchmarks/ → the repository). */
-const APP = fileURLToPath(new URL('../../apps/vitest-threads/', import.meta.url));
 /** Test files: each runs in a fresh worker (vitest isolates files), so the entry is paid once a file; ~10 s a run here. */
 const FILES = { full: 30, quick: 8 };
 
@@ -39,12 +37,7 @@ export const vitestGenerated: Scenario = {
     // Inside the app, where vitest and @cwdkit/thread-cwd resolve; one folder per bench process.
     const dir = generate(quick ? FILES.quick : FILES.full, path.join(APP, `.generated-bench-${process.pid}`));
     try {
-      const vitest = path.join(
-        path.dirname(createRequire(path.join(APP, 'package.json')).resolve('vitest/package.json')),
-        'vitest.mjs',
-      );
-      const env = cleanEnv({ FORCE_COLOR: '0' });
-      const run = (config: string) => launch(vitest, ['run', '--config', config], undefined, env);
+      const run = vitestRun();
       const bare = run('vitest.bare.config.ts');
       const rows: ProcessRow[] = [
         { key: 'baseline', label: "vitest run, pool 'threads', bare", role: 'baseline', command: bare, cwd: dir },

@@ -7,10 +7,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runtime } from '@cwdkit/core';
 import type { Scenario } from '../scenario.js';
-import { cleanEnv, launch, measureProcesses, type ProcessRow } from './processes.js';
+import { cleanEnv, type Launch, launch, measureProcesses, type ProcessRow } from './processes.js';
 
 /** The example, beside this package in the workspace (dist/ → benchmarks/ → the repository). */
-const APP = fileURLToPath(new URL('../../apps/vitest-threads/', import.meta.url));
+export const APP = fileURLToPath(new URL('../../apps/vitest-threads/', import.meta.url));
+
+/** `vitest run --config <config>` with the example's vitest, as one process of a row (colours off). */
+export function vitestRun(): (config: string) => Launch {
+  const vitest = path.join(
+    path.dirname(createRequire(path.join(APP, 'package.json')).resolve('vitest/package.json')),
+    'vitest.mjs',
+  );
+  const env = cleanEnv({ FORCE_COLOR: '0' });
+  return (config) => launch(vitest, ['run', '--config', config], undefined, env);
+}
 
 export const vitestThreads: Scenario = {
   name: 'vitest-threads',
@@ -31,12 +41,7 @@ export const vitestThreads: Scenario = {
     }
     if (!fs.existsSync(path.join(APP, 'vitest.config.ts'))) throw new Error(`vitest-threads: no example at ${APP}`);
     const quick = context.minCpuTimeMs < 20;
-    const vitest = path.join(
-      path.dirname(createRequire(path.join(APP, 'package.json')).resolve('vitest/package.json')),
-      'vitest.mjs',
-    );
-    const env = cleanEnv({ FORCE_COLOR: '0' });
-    const run = (config: string) => launch(vitest, ['run', '--config', config], undefined, env);
+    const run = vitestRun();
     const forks = run('vitest.forks.config.ts');
     const rows: ProcessRow[] = [
       { key: 'baseline', label: "vitest run, pool 'forks'", role: 'baseline', command: forks, cwd: APP },
