@@ -1,8 +1,8 @@
 // What a Deno thread asks before the rest of thread-cwd loads: whether kernel mode can run (Linux, --allow-ffi,
 // unshare(2) allowed), which thread this is, and this worker's mark (see mark()). The setup entry asks it at a worker's
-// start (denoDefers) and defers the rest to the first chdir; deno.ts asks it when the index loads. It uses Deno.*
-// alone (node:fs would cost a web Worker 6-13 ms more) and imports nothing: a file of its own beside the entry, which
-// a Node worker then does not parse.
+// start (denoKernel(); early.ts's denoSettle decides) and defers the rest to the first chdir; deno.ts asks it when the
+// index loads. It uses Deno.* alone (node:fs would cost a web Worker 6-13 ms more) and imports nothing: a file of its
+// own beside the entry, which a Node worker then does not parse.
 //
 // What it finds is kept in one slot of the thread (globalThis on Deno): the setup entry's copy of this file and the
 // index's then agree, and the mark is made once.
@@ -199,6 +199,3 @@ export function denoKernel(isMainThread: () => boolean): DenoKernel {
 /** This thread's mark (undefined: none) and its C library's name, as denoKernel() found them. */
 export const found = (): Pick<Found, 'libcName' | 'marker'> =>
   slots[FOUND] ?? { libcName: 'libc.so.6', marker: undefined };
-
-/** denoKernel() for the setup entry (early.ts, denoSettle decides from it). */
-export const denoKernelForSetup = (): DenoKernel => denoKernel(() => false);

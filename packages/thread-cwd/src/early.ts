@@ -134,8 +134,8 @@ function coverWorkerUntilInstall(load: () => void): void {
 /**
  * In a Node worker on Linux where kernel mode is to be expected (not asked off, no seccomp filter, started by a thread
  * that never chdir'd, nothing installed here yet), puts the early cover in place, defers the install to the first use
- * with `load`, and returns true. Anywhere else, false: the setup entry installs at once (on Deno it asks
- * deno-early.ts's deferDenoInstall instead).
+ * with `load`, and returns true. Anywhere else, false: the setup entry installs at once (on Deno it calls denoStubs
+ * and denoSettle below instead).
  */
 export function deferKernelInstall(load: () => void): boolean {
   // Not on Bun: a value taken before the first chdir there would keep Bun's cached cwd, which no trampoline of fs's

@@ -18,6 +18,6 @@ if (!bundled && !deno) {
   deferred =
     stubs === true ||
     (stubs !== undefined &&
-      denoSettle(stubs, (require('./deno-early.cjs') as typeof import('./deno-early.js')).denoKernelForSetup()));
+      denoSettle(stubs, (require('./deno-early.cjs') as typeof import('./deno-early.js')).denoKernel(() => false)));
 }
 if (!deferred) install();
