@@ -18,6 +18,9 @@ if (!bundled && !deno) {
   deferred =
     stubs === true ||
     (stubs !== undefined &&
-      denoSettle(stubs, (require('./deno-early.cjs') as typeof import('./deno-early.js')).denoKernel(() => false)));
+      denoSettle(
+        stubs,
+        (require('./deno-early.cjs') as typeof import('./deno-early.js')).denoKernel(() => false),
+      ));
 }
 if (!deferred) install();

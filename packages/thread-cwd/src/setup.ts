@@ -29,7 +29,11 @@ if (!bundled && !deno) {
   const stubs = denoStubs(load);
   deferred =
     stubs === true ||
-    (stubs !== undefined && denoSettle(stubs, (await import('./deno-early.js')).denoKernel(() => false)));
+    (stubs !== undefined &&
+      denoSettle(
+        stubs,
+        (await import('./deno-early.js')).denoKernel(() => false),
+      ));
 }
 if (!deferred) {
   const [cwdkit, threadCwd, core] = await Promise.all([
